@@ -1,0 +1,92 @@
+/* hash-table.h - per-function hash tables for hash-mode path counts.
+ *
+ * A function with too many paths for an array (flag HASH) owns one counter
+ * slot; __pathprof_hash_count lazily installs there a pointer to a
+ * struct pprt_hash_root.  Layout and invariants:
+ *
+ *   root --current--> table (newest) --older--> table --older--> ... NULL
+ *
+ * - A table is open addressing with linear probing over 16-byte entries
+ *   {key, count}.  Key 0 means "empty", so path ID 0 is counted apart, in
+ *   root->zero_count: every 64-bit ID can be counted.
+ * - An entry's key goes from 0 to an ID once (CAS) and never changes again;
+ *   its count only grows (atomic add).  So the common path is lock-free: a
+ *   probe and an atomic add.
+ * - Growing allocates a bigger table and makes it current under
+ *   pprt_hash_grow_lock, but moves nothing: entries stay where they were
+ *   counted, and threads still holding the old table keep counting in it.
+ *   An ID may therefore have entries in several generations; its count is
+ *   the sum over all of them (pprt_hash_collect).  Nothing is lost or
+ *   counted twice, and no reader can see a half-moved table.
+ * - Tables and roots are never freed while the process lives: a probe may
+ *   run at any time (late destructors, other threads at exit), and a
+ *   snapshot of a dlclose'd TU keeps its roots (they live in runtime memory,
+ *   not in the TU's).  All generations together take at most twice the
+ *   memory of the newest one.
+ * - root->next_instance chains the roots of earlier instances of the same
+ *   function (a library dlopen'd and dlclose'd several times) whose
+ *   snapshots were merged; they are summed too.  Changed only under the
+ *   registry lock. */
+#ifndef PATHPROF_RT_HASH_TABLE_H
+#define PATHPROF_RT_HASH_TABLE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+struct pprt_hash_entry {
+    uint64_t key;   /* 0: empty; else the path ID (atomic) */
+    uint64_t count; /* atomic */
+};
+
+struct pprt_hash_table {
+    uint64_t mask;  /* capacity - 1; capacity is a power of two */
+    unsigned shift; /* 64 - log2(capacity), for Fibonacci hashing */
+    uint64_t used;  /* entries whose key is set (atomic) */
+    struct pprt_hash_table *older;
+    struct pprt_hash_entry entries[];
+};
+
+struct pprt_hash_root {
+    struct pprt_hash_table *current; /* atomic; never NULL once installed */
+    uint64_t zero_count;             /* count of path ID 0 (atomic) */
+    uint64_t lost;                   /* counts dropped: out of memory (atomic) */
+    struct pprt_hash_root *next_instance;
+};
+
+/* Serialises growth of every table; taken around fork() (see register.c). */
+extern pthread_mutex_t pprt_hash_grow_lock;
+
+/* The root installed in a slot, or NULL.  SLOT_VALUE is the slot's content. */
+static inline struct pprt_hash_root *pprt_hash_root_of(uint64_t slot_value)
+{
+    return (struct pprt_hash_root *)(uintptr_t)slot_value;
+}
+
+struct pprt_path_count {
+    uint64_t path_id, count;
+};
+
+struct pprt_path_counts {
+    struct pprt_path_count *v;
+    size_t n, cap;
+    int failed; /* out of memory: incomplete */
+};
+
+/* Fill OUT with the non-zero counts of the root installed in SLOT_VALUE and
+ * of every root chained to it, one record per ID, ascending path_id.  Also
+ * adds the dropped counts to *LOST. */
+void pprt_hash_collect(uint64_t slot_value, struct pprt_path_counts *out,
+                       uint64_t *lost);
+void pprt_path_counts_free(struct pprt_path_counts *c);
+
+/* Make the counts of the root in SRC_VALUE part of the slot *DEST (a slot
+ * of a runtime-owned snapshot): install it there when *DEST is empty, else
+ * chain it.  Caller holds the registry lock. */
+void pprt_hash_merge_slot(uint64_t *dest, uint64_t src_value);
+
+#pragma GCC visibility pop
+
+#endif

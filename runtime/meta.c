@@ -1,0 +1,151 @@
+/* meta.c - validation of and access to a TU's metadata blob. */
+#include "meta.h"
+#include "le-bytes.h"
+#include "pathprof-abi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Offsets in the blob header and in a directory entry (docs/format.md). */
+enum {
+    HDR_MAGIC = 0, HDR_VERSION = 4, HDR_NFUNCS = 8, HDR_NSTRINGS = 12,
+    HDR_STRTAB = 16, HDR_NCOUNTERS = 24,
+    FN_FILE = 4, FN_FLAGS = 16, FN_NPATHS = 24, FN_COUNTER_OFF = 32,
+    FN_VERIFY_OFF = 40, FN_NVERIFY = 48, FN_DETAIL_OFF = 56,
+};
+
+static const unsigned char *dirent(const unsigned char *blob, uint32_t i)
+{
+    return blob + PATHPROF_META_HEADER_SIZE + (size_t)i * PATHPROF_META_DIRENT_SIZE;
+}
+
+uint32_t pprt_meta_nfuncs(const unsigned char *blob)
+{
+    return pprt_get_u32(blob + HDR_NFUNCS);
+}
+
+void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn)
+{
+    const unsigned char *d = dirent(blob, i);
+    fn->flags = pprt_get_u32(d + FN_FLAGS);
+    fn->npaths = pprt_get_u64(d + FN_NPATHS);
+    fn->counter_offset = pprt_get_u64(d + FN_COUNTER_OFF);
+    fn->verify_offset = pprt_get_u64(d + FN_VERIFY_OFF);
+    fn->nverify = pprt_get_u32(d + FN_NVERIFY);
+}
+
+/* Marks [off, off+n) used in BITS; -1 if a counter was already used. */
+static int claim(unsigned char *bits, uint64_t off, uint64_t n)
+{
+    for (uint64_t c = off; c < off + n; c++) {
+        if (bits[c / 8] & (1u << (c % 8)))
+            return -1;
+        bits[c / 8] |= (unsigned char)(1u << (c % 8));
+    }
+    return 0;
+}
+
+#define FAIL(...) do { snprintf(why, why_size, __VA_ARGS__); goto fail; } while (0)
+
+int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
+                    char *why, size_t why_size)
+{
+    unsigned char *bits = NULL;
+    if (blob == NULL)
+        FAIL("no metadata");
+    if (len < PATHPROF_META_HEADER_SIZE)
+        FAIL("metadata is %llu bytes, shorter than its %u-byte header",
+             (unsigned long long)len, PATHPROF_META_HEADER_SIZE);
+    if (memcmp(blob + HDR_MAGIC, PATHPROF_META_MAGIC, 4) != 0)
+        FAIL("metadata does not start with \"%s\"", PATHPROF_META_MAGIC);
+    uint32_t version = pprt_get_u32(blob + HDR_VERSION);
+    if (version != PATHPROF_META_VERSION)
+        FAIL("metadata version %u, this libpathprof reads version %u",
+             version, PATHPROF_META_VERSION);
+    uint32_t nfuncs = pprt_get_u32(blob + HDR_NFUNCS);
+    uint64_t strtab = pprt_get_u64(blob + HDR_STRTAB);
+    uint64_t meta_ncounters = pprt_get_u64(blob + HDR_NCOUNTERS);
+    /* nfuncs < 2^32, so this product cannot overflow a uint64_t. */
+    uint64_t dir_end = PATHPROF_META_HEADER_SIZE +
+                       (uint64_t)nfuncs * PATHPROF_META_DIRENT_SIZE;
+    if (dir_end > len)
+        FAIL("function directory of %u entries does not fit in %llu bytes",
+             nfuncs, (unsigned long long)len);
+    if (strtab > len)
+        FAIL("string table offset %llu is past the end (%llu bytes)",
+             (unsigned long long)strtab, (unsigned long long)len);
+    if (meta_ncounters != ncounters)
+        FAIL("metadata says %llu counters, the TU registered %llu",
+             (unsigned long long)meta_ncounters, (unsigned long long)ncounters);
+    if (ncounters > 0 && (bits = calloc(ncounters / 8 + 1, 1)) == NULL)
+        FAIL("out of memory checking %llu counters", (unsigned long long)ncounters);
+
+    for (uint32_t i = 0; i < nfuncs; i++) {
+        struct pprt_meta_fn fn;
+        pprt_meta_fn(blob, i, &fn);
+        uint64_t detail = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+        if (detail >= len)
+            FAIL("function %u: detail offset %llu is past the end", i,
+                 (unsigned long long)detail);
+        if (fn.flags & PATHPROF_FN_HASH) {
+            if (fn.counter_offset >= ncounters)
+                FAIL("function %u: hash slot %llu is not below ncounters %llu", i,
+                     (unsigned long long)fn.counter_offset,
+                     (unsigned long long)ncounters);
+            if (claim(bits, fn.counter_offset, 1) != 0)
+                FAIL("function %u: hash slot %llu overlaps other counters", i,
+                     (unsigned long long)fn.counter_offset);
+        } else {
+            if (fn.counter_offset > ncounters || fn.npaths > ncounters - fn.counter_offset)
+                FAIL("function %u: counters [%llu, +%llu) exceed ncounters %llu", i,
+                     (unsigned long long)fn.counter_offset,
+                     (unsigned long long)fn.npaths, (unsigned long long)ncounters);
+            if (claim(bits, fn.counter_offset, fn.npaths) != 0)
+                FAIL("function %u: counters [%llu, +%llu) overlap other counters", i,
+                     (unsigned long long)fn.counter_offset,
+                     (unsigned long long)fn.npaths);
+        }
+        if (fn.flags & PATHPROF_FN_VERIFY) {
+            if (fn.verify_offset > ncounters || fn.nverify > ncounters - fn.verify_offset)
+                FAIL("function %u: verify counters [%llu, +%u) exceed ncounters %llu",
+                     i, (unsigned long long)fn.verify_offset, fn.nverify,
+                     (unsigned long long)ncounters);
+            if (claim(bits, fn.verify_offset, fn.nverify) != 0)
+                FAIL("function %u: verify counters [%llu, +%u) overlap other counters",
+                     i, (unsigned long long)fn.verify_offset, fn.nverify);
+        }
+    }
+    free(bits);
+    return 0;
+fail:
+    free(bits);
+    return -1;
+}
+
+void pprt_meta_tu_name(const unsigned char *blob, uint64_t len, char *buf,
+                       size_t size)
+{
+    snprintf(buf, size, "(unnamed)");
+    if (blob == NULL || len < PATHPROF_META_HEADER_SIZE + PATHPROF_META_DIRENT_SIZE ||
+        memcmp(blob, PATHPROF_META_MAGIC, 4) != 0 || pprt_get_u32(blob + HDR_NFUNCS) == 0)
+        return;
+    uint32_t file = pprt_get_u32(dirent(blob, 0) + FN_FILE);
+    uint32_t nstrings = pprt_get_u32(blob + HDR_NSTRINGS);
+    uint64_t off = pprt_get_u64(blob + HDR_STRTAB);
+    if (file == PATHPROF_NONE || file >= nstrings)
+        return;
+    for (uint32_t i = 0;; i++) {
+        if (off > len || len - off < 4)
+            return;
+        uint32_t slen = pprt_get_u32(blob + off);
+        if (slen > len - off - 4)
+            return;
+        if (i == file) {
+            snprintf(buf, size, "%.*s", (int)(slen > 512 ? 512 : slen),
+                     (const char *)blob + off + 4);
+            return;
+        }
+        off += 4 + (uint64_t)slen;
+    }
+}

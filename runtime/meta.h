@@ -1,0 +1,41 @@
+/* meta.h - reading a TU's metadata blob (docs/format.md, section 2).
+ *
+ * The runtime needs only the header and the function directory: enough to
+ * find each function's counters.  The rest of the blob is copied verbatim
+ * into the profile for the CLI to decode. */
+#ifndef PATHPROF_RT_META_H
+#define PATHPROF_RT_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* One function directory entry, the fields the runtime uses. */
+struct pprt_meta_fn {
+    uint32_t flags;          /* PATHPROF_FN_* */
+    uint64_t npaths;         /* array mode: counters [counter_offset, +npaths) */
+    uint64_t counter_offset; /* hash mode: the one slot */
+    uint64_t verify_offset;  /* VERIFY: [verify_offset, +nverify) */
+    uint32_t nverify;
+};
+
+/* Checks that the blob can be walked safely and that every counter range
+ * lies inside the NCOUNTERS-long array without overlapping another (a hash
+ * slot sharing a counter with an array range would turn a count into a
+ * pointer we later follow).  Returns 0, or -1 with the reason in WHY. */
+int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
+                    char *why, size_t why_size);
+
+/* Only for blobs that passed pprt_meta_check. */
+uint32_t pprt_meta_nfuncs(const unsigned char *blob);
+void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn);
+
+/* A name for the TU in messages: the source file of its first function,
+ * or "(unnamed)".  Safe on any blob of LEN bytes, checked or not. */
+void pprt_meta_tu_name(const unsigned char *blob, uint64_t len, char *buf,
+                       size_t size);
+
+#pragma GCC visibility pop
+
+#endif

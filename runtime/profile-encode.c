@@ -1,0 +1,146 @@
+/* profile-encode.c - serialising the registry into the profile format.
+ * Every integer is written little-endian through bytebuf, never by copying
+ * host structs, so the file is the same on any host. */
+#include "profile-encode.h"
+#include "fnv.h"
+#include "hash-table.h"
+#include "meta.h"
+#include "pathprof-abi.h"
+#include "program-info.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+/* Offsets of the fields patched once the payload is known. */
+enum { HDR_NSECTIONS = 40, HDR_PAYLOAD_SIZE = 48 };
+
+struct totals {
+    uint64_t array_updates, hash_updates, hash_lost;
+};
+
+/* Opens a section; returns the offset to pass to end_section. */
+static size_t begin_section(struct pprt_buf *b, uint32_t tag)
+{
+    pprt_buf_u32(b, tag);
+    pprt_buf_u32(b, 0);
+    size_t at = b->len;
+    pprt_buf_u64(b, 0); /* length, patched by end_section */
+    return at;
+}
+
+static void end_section(struct pprt_buf *b, size_t at)
+{
+    pprt_buf_patch_u64(b, at, b->len - (at + 8));
+}
+
+static void put_string(struct pprt_buf *b, const char *s, size_t len)
+{
+    if (s == NULL || len > UINT32_MAX)
+        len = 0;
+    pprt_buf_u32(b, (uint32_t)len);
+    pprt_buf_put(b, s, len);
+}
+
+static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+static void encode_array_fn(struct pprt_buf *b, const struct pprt_tu *tu,
+                            const struct pprt_meta_fn *fn, struct totals *t)
+{
+    size_t at = b->len;
+    pprt_buf_u64(b, 0); /* nrecords, patched below */
+    uint64_t n = 0;
+    for (uint64_t id = 0; id < fn->npaths; id++) {
+        /* Read once: another thread may bump it between a test and a use. */
+        uint64_t count = load(&tu->counters[fn->counter_offset + id]);
+        if (count == 0)
+            continue;
+        pprt_buf_u64(b, id);
+        pprt_buf_u64(b, count);
+        t->array_updates += count;
+        n++;
+    }
+    pprt_buf_patch_u64(b, at, n);
+}
+
+static void encode_hash_fn(struct pprt_buf *b, const struct pprt_tu *tu,
+                           const struct pprt_meta_fn *fn, struct totals *t)
+{
+    struct pprt_path_counts c = {0};
+    uint64_t slot = __atomic_load_n(&tu->counters[fn->counter_offset], __ATOMIC_ACQUIRE);
+    pprt_hash_collect(slot, &c, &t->hash_lost);
+    if (c.failed)
+        b->failed = 1; /* a profile silently missing counts would mislead */
+    pprt_buf_u64(b, c.n);
+    for (size_t i = 0; i < c.n; i++) {
+        pprt_buf_u64(b, c.v[i].path_id);
+        pprt_buf_u64(b, c.v[i].count);
+        t->hash_updates += c.v[i].count;
+    }
+    pprt_path_counts_free(&c);
+}
+
+static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct totals *t)
+{
+    size_t at = begin_section(b, PATHPROF_SECTION_TU);
+    pprt_buf_u64(b, tu->meta_len);
+    pprt_buf_put(b, tu->meta, tu->meta_len);
+    pprt_buf_zeros(b, (8 - tu->meta_len % 8) % 8);
+    uint32_t nfuncs = pprt_meta_nfuncs(tu->meta);
+    for (uint32_t i = 0; i < nfuncs; i++) {
+        struct pprt_meta_fn fn;
+        pprt_meta_fn(tu->meta, i, &fn);
+        if (fn.flags & PATHPROF_FN_HASH)
+            encode_hash_fn(b, tu, &fn, t);
+        else
+            encode_array_fn(b, tu, &fn, t);
+        if (fn.flags & PATHPROF_FN_VERIFY)
+            for (uint32_t e = 0; e < fn.nverify; e++)
+                pprt_buf_u64(b, load(&tu->counters[fn.verify_offset + e]));
+    }
+    end_section(b, at);
+}
+
+void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
+                         struct pprt_buf *b, uint64_t *hash_lost)
+{
+    struct totals t = {0, 0, 0};
+    uint32_t nsections = 0;
+
+    pprt_buf_put(b, PATHPROF_FILE_MAGIC, 8);
+    pprt_buf_u32(b, PATHPROF_FILE_VERSION);
+    pprt_buf_u32(b, PATHPROF_FILE_HEADER_SIZE);
+    pprt_buf_u32(b, PATHPROF_MODE_COUNT);
+    pprt_buf_u32(b, 0);                  /* flags */
+    pprt_buf_u64(b, (uint64_t)pid);
+    pprt_buf_u64(b, (uint64_t)time(NULL));
+    pprt_buf_u32(b, 0);                  /* nsections, patched */
+    pprt_buf_u32(b, 0);
+    pprt_buf_u64(b, 0);                  /* payload_size, patched */
+    pprt_buf_u64(b, 0);
+
+    size_t len;
+    size_t program = begin_section(b, PATHPROF_SECTION_PROGRAM);
+    char *exe = pprt_exe_path(&len);
+    put_string(b, exe, exe ? len : 0);
+    free(exe);
+    char *cmd = pprt_command_line(&len);
+    put_string(b, cmd, cmd ? len : 0);
+    free(cmd);
+    size_t totals_at = b->len;
+    pprt_buf_u64(b, 0); /* array_updates, patched once the TUs are done */
+    pprt_buf_u64(b, 0); /* hash_updates, likewise */
+    pprt_buf_u64(b, 0); /* lost_after_write: reserved */
+    end_section(b, program);
+    nsections++;
+
+    for (const struct pprt_tu *tu = list; tu; tu = tu->next, nsections++)
+        encode_tu(b, tu, &t);
+
+    pprt_buf_patch_u64(b, totals_at, t.array_updates);
+    pprt_buf_patch_u64(b, totals_at + 8, t.hash_updates);
+    pprt_buf_patch_u32(b, HDR_NSECTIONS, nsections);
+    pprt_buf_patch_u64(b, HDR_PAYLOAD_SIZE, b->len - PATHPROF_FILE_HEADER_SIZE);
+    if (!b->failed)
+        pprt_buf_u64(b, pprt_fnv1a64(PPRT_FNV64_BASIS, b->data, b->len));
+    *hash_lost += t.hash_lost;
+}
