@@ -1,0 +1,82 @@
+#!/bin/bash
+# Compiles and runs one torture test at one -O level, natively and, if that
+# passes, with the pathprof plugin. Prints one line:
+#   NAME -OLEVEL NATIVE PLUGIN
+# NATIVE: pass | compile-fail | exit=N | timeout
+# PLUGIN: pass | ice | compile-error | link-error | exit=N | timeout |
+#         report-error | not-run (native did not pass)
+# Needs TORTURE_SRC, TORTURE_WORK, PP_CFLAGS, PP_LIBS (see torture/run.sh);
+# PATHPROF_CLI, if set, must read back every profile written.
+# Usage: torture/one.sh OLEVEL NAME [EXTRA_OPTION ...]
+set -u
+olevel=$1 name=$2
+shift 2
+src=$TORTURE_SRC/$name.c
+work=$TORTURE_WORK/$name-O$olevel
+run_timeout=${TORTURE_RUN_TIMEOUT:-20}
+cc_timeout=${TORTURE_CC_TIMEOUT:-300}
+rm -rf "$work"
+mkdir -p "$work/native" "$work/plugin"
+
+# compile DIR EXTRA_FLAGS EXTRA_LIBS: 0 ok, 1 compile error, 2 ICE, 3 link error, 4 timeout
+compile() {
+    local dir=$1 flags=$2 libs=$3 rc
+    shift 3
+    # shellcheck disable=SC2086
+    (cd "$dir" && timeout "$cc_timeout" gcc -w -O"$olevel" $flags "$@" \
+        -c "$src" -o t.o) >"$dir/cc.log" 2>&1
+    rc=$?
+    if [ $rc = 124 ]; then return 4; fi
+    if grep -q -E 'internal compiler error|during [A-Z]+ pass|Please submit a full bug report' "$dir/cc.log"; then
+        return 2
+    fi
+    [ $rc = 0 ] || return 1
+    # shellcheck disable=SC2086
+    (cd "$dir" && gcc -O"$olevel" t.o -o t $libs -lm) >>"$dir/cc.log" 2>&1 || return 3
+    return 0
+}
+
+# execute DIR: prints pass | exit=N | timeout
+execute() {
+    local dir=$1 rc
+    (cd "$dir" && PATHPROF_OUT="$PWD/pathprof.out" timeout "$run_timeout" ./t \
+        </dev/null >run.log 2>&1)
+    rc=$?
+    case $rc in
+        0) echo pass ;;
+        124) echo timeout ;;
+        *) echo "exit=$rc" ;;
+    esac
+}
+
+native=pass
+compile "$work/native" "" "" "$@"
+case $? in
+    0) native=$(execute "$work/native") ;;
+    4) native=timeout ;;
+    *) native=compile-fail ;;
+esac
+if [ "$native" != pass ]; then
+    echo "$name -O$olevel $native not-run"
+    rm -rf "$work"
+    exit 0
+fi
+
+plugin=pass
+compile "$work/plugin" "$PP_CFLAGS" "$PP_LIBS" "$@"
+case $? in
+    0) plugin=$(execute "$work/plugin") ;;
+    1) plugin=compile-error ;;
+    2) plugin=ice ;;
+    3) plugin=link-error ;;
+    4) plugin=compile-timeout ;;
+esac
+if [ "$plugin" = pass ] && [ -n "${PATHPROF_CLI:-}" ] && [ -f "$work/plugin/pathprof.out" ]; then
+    if ! "$PATHPROF_CLI" report "$work/plugin/pathprof.out" >"$work/plugin/report.log" 2>&1; then
+        plugin=report-error
+    fi
+fi
+echo "$name -O$olevel $native $plugin"
+# Keep the evidence of failures only.
+[ "$plugin" = pass ] && rm -rf "$work"
+exit 0
