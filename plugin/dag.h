@@ -1,0 +1,59 @@
+/* dag.h - the Ball-Larus DAG of one function: built from GCC's CFG, its
+ * paths numbered (with cuts when they exceed the bound), and increments
+ * placed on the chords of a maximum spanning tree.  docs/algorithms.md
+ * explains each step; docs/format.md the fields that end up in the
+ * metadata blob. */
+#ifndef PATHPROF_DAG_H
+#define PATHPROF_DAG_H
+
+#include <stdint.h>
+#include <vector>
+
+/* Node 0 is ENTRY, node 1 is EXIT; the rest are basic blocks. */
+enum { PP_ENTRY = 0, PP_EXIT = 1 };
+
+struct pp_node {
+  basic_block bb;
+  int bb_index;          /* bb->index when the DAG was built */
+  bool start;            /* a path starts here after an abnormal/EH edge or a cut:
+                            the path register is a constant on entry */
+  bool cuttable;         /* may become a cut node to respect max-paths */
+  unsigned __int128 npaths;  /* paths from here to EXIT (saturating) */
+  uint64_t pot;          /* potential: register value on entry = partial sum - pot */
+  uint32_t file;         /* string index of the statements' file, or NONE */
+  uint32_t line_first, line_last;
+};
+
+struct pp_edge {
+  int src, dst;          /* node numbers */
+  unsigned kind;         /* PATHPROF_EDGE_* */
+  int real_dst;          /* EXIT_DUMMY: node the real edge goes to */
+  edge cfg;              /* REAL and EXIT_DUMMY: the CFG edge; else NULL */
+  int64_t weight;        /* for the spanning tree */
+  uint64_t val;          /* Ball-Larus value */
+  uint64_t inc;          /* increment placed on the edge (0 on tree edges) */
+  bool in_tree;
+};
+
+struct pp_dag {
+  std::vector<pp_node> nodes;
+  std::vector<pp_edge> edges;
+  std::vector<int> node_of_bb;   /* bb->index -> node, -1 when not in the DAG */
+  unsigned __int128 npaths;      /* total path IDs after cuts */
+  unsigned __int128 npaths_uncut;  /* before cuts (saturates at 2^128-1) */
+  unsigned ncuts;
+  bool uses_entry_split;
+};
+
+/* Builds, numbers and places increments for the DAG of cfun.  Returns
+   false (after error ()) when the function cannot be numbered within
+   pp_opts.max_paths.  May split the entry edge of cfun.  */
+bool pp_build_dag (pp_dag *dag);
+
+/* True when BB is GCC's abnormal dispatcher block (no path goes through it). */
+bool pp_is_dispatcher (basic_block bb);
+
+/* Prints a 128-bit count in decimal into BUF (at least 48 bytes).  */
+const char *pp_u128_str (unsigned __int128 v, char *buf);
+
+#endif

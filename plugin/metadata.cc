@@ -1,0 +1,251 @@
+/* metadata.cc - serialises the TU metadata blob (docs/format.md, section 2)
+ * and emits it with the counter array and the constructor/destructor that
+ * register both with the runtime.  Everything is little-endian, written
+ * byte by byte, so the blob does not depend on the host. */
+#include "gcc-headers.h"
+#include "metadata.h"
+#include "dag.h"
+#include "pathprof-abi.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+typedef std::vector<unsigned char> bytes;
+
+static std::vector<std::string> strings;
+static std::map<std::string, uint32_t> string_index;
+static bytes directory;          /* 64-byte entries */
+static bytes details;            /* detail records, offsets relative */
+static std::vector<uint64_t> detail_pos;  /* per function, into DETAILS */
+static uint32_t nfuncs;
+static uint64_t ncounters_total;
+static tree counters_var;
+
+static void
+put32 (bytes *b, uint32_t v)
+{
+  for (int i = 0; i < 4; i++)
+    b->push_back ((unsigned char) (v >> (8 * i)));
+}
+
+static void
+put64 (bytes *b, uint64_t v)
+{
+  for (int i = 0; i < 8; i++)
+    b->push_back ((unsigned char) (v >> (8 * i)));
+}
+
+static void
+patch64 (bytes *b, size_t at, uint64_t v)
+{
+  for (int i = 0; i < 8; i++)
+    (*b)[at + i] = (unsigned char) (v >> (8 * i));
+}
+
+uint32_t
+pp_meta_string (const char *s)
+{
+  std::map<std::string, uint32_t>::iterator it = string_index.find (s);
+  if (it != string_index.end ())
+    return it->second;
+  uint32_t i = (uint32_t) strings.size ();
+  strings.push_back (s);
+  string_index[s] = i;
+  return i;
+}
+
+static uint64_t
+fnv (uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *c = (const unsigned char *) p;
+  for (size_t i = 0; i < n; i++)
+    {
+      h ^= c[i];
+      h *= 0x100000001b3ULL;
+    }
+  return h;
+}
+
+/* Identifies this build of the function: its name, the DAG's shape and its
+   numbering, so that a profile can be matched to the right code.  */
+static uint64_t
+dag_checksum (const char *name, const pp_dag *dag)
+{
+  uint64_t h = fnv (0xcbf29ce484222325ULL, name, strlen (name));
+  for (size_t i = 0; i < dag->nodes.size (); i++)
+    h = fnv (h, &dag->nodes[i].bb_index, sizeof (int));
+  for (size_t i = 0; i < dag->edges.size (); i++)
+    {
+      const pp_edge &e = dag->edges[i];
+      int v[4] = { e.src, e.dst, (int) e.kind, e.real_dst };
+      h = fnv (h, v, sizeof v);
+      h = fnv (h, &e.val, sizeof e.val);
+    }
+  return h;
+}
+
+void
+pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
+{
+  const char *name = function_name (cfun);
+  tree decl = current_function_decl;
+  put32 (&directory, pp_meta_string (name));
+  put32 (&directory, pp_meta_string (DECL_SOURCE_FILE (decl)));
+  put64 (&directory, dag_checksum (name, dag));
+  put32 (&directory, lay->flags);
+  put32 (&directory, (uint32_t) DECL_SOURCE_LINE (decl));
+  put64 (&directory, (uint64_t) dag->npaths);
+  put64 (&directory, lay->counter_offset);
+  put64 (&directory, lay->verify_offset);
+  put32 (&directory, (uint32_t) lay->verify_nodes.size ());
+  put32 (&directory, 0);
+  put64 (&directory, 0);  /* detail_offset, patched in pp_meta_finish */
+  detail_pos.push_back (details.size ());
+  nfuncs++;
+
+  put32 (&details, (uint32_t) dag->nodes.size ());
+  for (size_t i = 0; i < dag->nodes.size (); i++)
+    {
+      const pp_node &n = dag->nodes[i];
+      put32 (&details, (uint32_t) n.bb_index);
+      put32 (&details, n.file);
+      put32 (&details, n.line_first);
+      put32 (&details, n.line_last);
+    }
+  /* Grouped by source node, ascending value: the decoder's order.  */
+  std::vector<int> order (dag->edges.size ());
+  for (size_t i = 0; i < order.size (); i++)
+    order[i] = (int) i;
+  const std::vector<pp_edge> &E = dag->edges;
+  std::stable_sort (order.begin (), order.end (), [&E] (int a, int b) {
+    if (E[a].src != E[b].src)
+      return E[a].src < E[b].src;
+    return E[a].val < E[b].val;
+  });
+  put32 (&details, (uint32_t) order.size ());
+  for (size_t k = 0; k < order.size (); k++)
+    {
+      const pp_edge &e = dag->edges[order[k]];
+      put32 (&details, (uint32_t) e.src);
+      put32 (&details, (uint32_t) e.dst);
+      put32 (&details, e.kind);
+      put32 (&details, e.real_dst < 0 ? PATHPROF_NONE : (uint32_t) e.real_dst);
+      put64 (&details, e.val);
+      put64 (&details, e.inc);
+    }
+  put32 (&details, (uint32_t) lay->verify_nodes.size ());
+  for (size_t i = 0; i < lay->verify_nodes.size (); i++)
+    {
+      put32 (&details, (uint32_t) lay->verify_nodes[i].first);
+      put32 (&details, (uint32_t) lay->verify_nodes[i].second);
+    }
+}
+
+tree
+pp_meta_counters (uint64_t ncounters)
+{
+  gcc_assert (!counters_var && ncounters);
+  ncounters_total = ncounters;
+  tree type = build_array_type_nelts (uint64_type_node, ncounters);
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                         get_identifier ("__pathprof_counters"), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  SET_DECL_ALIGN (var, MAX (TYPE_ALIGN (type), 64 * BITS_PER_UNIT));
+  DECL_USER_ALIGN (var) = 1;
+  varpool_node::finalize_decl (var);
+  counters_var = var;
+  return var;
+}
+
+static tree
+emit_blob (const bytes &blob)
+{
+  tree type = build_array_type_nelts (unsigned_char_type_node, blob.size ());
+  tree str = build_string ((int) blob.size (), (const char *) blob.data ());
+  TREE_TYPE (str) = type;
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                         get_identifier ("__pathprof_meta"), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  TREE_READONLY (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  DECL_INITIAL (var) = str;
+  SET_DECL_ALIGN (var, 64);
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
+static tree
+runtime_fn (const char *name, tree type)
+{
+  tree fn = build_fn_decl (name, type);
+  TREE_NOTHROW (fn) = 1;
+  return fn;
+}
+
+static tree
+first_element_addr (tree array_var)
+{
+  tree elt = TREE_TYPE (TREE_TYPE (array_var));
+  return build_fold_addr_expr (build4 (ARRAY_REF, elt, array_var,
+                                       size_zero_node, NULL_TREE, NULL_TREE));
+}
+
+void
+pp_meta_finish (void)
+{
+  if (!nfuncs)
+    return;
+  bytes blob;
+  blob.insert (blob.end (), PATHPROF_META_MAGIC, PATHPROF_META_MAGIC + 4);
+  put32 (&blob, PATHPROF_META_VERSION);
+  put32 (&blob, nfuncs);
+  put32 (&blob, (uint32_t) strings.size ());
+  uint64_t strtab_offset = PATHPROF_META_HEADER_SIZE + directory.size ();
+  put64 (&blob, strtab_offset);
+  put64 (&blob, ncounters_total);
+  size_t dir_at = blob.size ();
+  blob.insert (blob.end (), directory.begin (), directory.end ());
+  for (size_t i = 0; i < strings.size (); i++)
+    {
+      put32 (&blob, (uint32_t) strings[i].size ());
+      blob.insert (blob.end (), strings[i].begin (), strings[i].end ());
+    }
+  uint64_t details_at = blob.size ();
+  blob.insert (blob.end (), details.begin (), details.end ());
+  for (uint32_t i = 0; i < nfuncs; i++)
+    patch64 (&blob, dir_at + i * PATHPROF_META_DIRENT_SIZE + 56,
+             details_at + detail_pos[i]);
+
+  tree meta = emit_blob (blob);
+  tree u64p = build_pointer_type (uint64_type_node);
+  tree ucp = build_pointer_type (build_qualified_type (unsigned_char_type_node,
+                                                       TYPE_QUAL_CONST));
+  tree reg_type = build_function_type_list (void_type_node, uint32_type_node,
+                                            ucp, uint64_type_node, u64p,
+                                            uint64_type_node, NULL_TREE);
+  tree reg = runtime_fn ("__pathprof_register_tu", reg_type);
+  tree call = build_call_expr (
+      reg, 5, build_int_cst (uint32_type_node, PATHPROF_ABI_VERSION),
+      fold_convert (ucp, first_element_addr (meta)),
+      build_int_cstu (uint64_type_node, blob.size ()),
+      first_element_addr (counters_var),
+      build_int_cstu (uint64_type_node, ncounters_total));
+  tree body = NULL_TREE;
+  append_to_statement_list (call, &body);
+  cgraph_build_static_cdtor ('I', body, DEFAULT_INIT_PRIORITY);
+
+  tree unreg_type = build_function_type_list (void_type_node, u64p, NULL_TREE);
+  tree unreg = runtime_fn ("__pathprof_unregister_tu", unreg_type);
+  body = NULL_TREE;
+  append_to_statement_list (
+      build_call_expr (unreg, 1, first_element_addr (counters_var)), &body);
+  cgraph_build_static_cdtor ('D', body, DEFAULT_INIT_PRIORITY);
+}

@@ -1,0 +1,34 @@
+/* metadata.h - the per-TU metadata blob (docs/format.md, section 2), and
+ * the globals and constructor that hand it to the runtime. */
+#ifndef PATHPROF_METADATA_H
+#define PATHPROF_METADATA_H
+
+#include <stdint.h>
+#include <vector>
+
+struct pp_dag;
+
+/* Layout of one instrumented function's counters in the TU array.  */
+struct pp_layout {
+  uint64_t counter_offset;
+  uint64_t verify_offset;
+  uint32_t flags;                     /* PATHPROF_FN_* */
+  std::vector<edge> verify_edges;     /* real CFG edges counted directly */
+  std::vector<std::pair<int, int> > verify_nodes;  /* their DAG nodes */
+};
+
+/* Index of S in the TU string table (added on first use).  */
+uint32_t pp_meta_string (const char *s);
+
+/* Appends the directory entry and detail record of cfun.  */
+void pp_meta_add_function (const pp_dag *dag, const pp_layout *lay);
+
+/* Creates the zero-initialised counter array of NCOUNTERS u64 for this TU;
+   the probes index into it.  */
+tree pp_meta_counters (uint64_t ncounters);
+
+/* Emits the blob, and a constructor and destructor registering it with the
+   runtime.  Call once, after every function has been added.  */
+void pp_meta_finish (void);
+
+#endif

@@ -1,0 +1,199 @@
+/* options.cc - parsing and checking the plugin arguments. */
+#include "gcc-headers.h"
+#include "options.h"
+
+#include <fnmatch.h>
+#include <string.h>
+#include <errno.h>
+#include <stdlib.h>
+
+struct pp_options pp_opts = {
+  (unsigned __int128) 1 << 32, /* max_paths: IDs fit in 32 bits */
+  4096,                        /* hash_threshold */
+  PP_UPDATE_DEFAULT,
+  false,
+  false,
+  NULL, NULL, NULL, NULL
+};
+
+/* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
+   the metadata is a u64.  */
+static bool
+parse_count (const char *s, unsigned __int128 *out)
+{
+  if (!s || !*s)
+    return false;
+  if (s[0] == '2' && s[1] == '^')
+    {
+      char *end;
+      errno = 0;
+      unsigned long k = strtoul (s + 2, &end, 10);
+      if (errno || *end || end == s + 2 || k > 63)
+        return false;
+      *out = (unsigned __int128) 1 << k;
+      return true;
+    }
+  unsigned __int128 v = 0;
+  for (const char *p = s; *p; p++)
+    {
+      if (*p < '0' || *p > '9')
+        return false;
+      v = v * 10 + (unsigned) (*p - '0');
+      if (v > (unsigned __int128) UINT64_MAX)
+        return false;
+    }
+  *out = v;
+  return true;
+}
+
+static bool
+parse_flag (const char *value, bool *out)
+{
+  if (!value || !strcmp (value, "1") || !strcmp (value, "yes"))
+    *out = true;
+  else if (!strcmp (value, "0") || !strcmp (value, "no"))
+    *out = false;
+  else
+    return false;
+  return true;
+}
+
+static bool
+parse_one (const char *key, const char *value)
+{
+  unsigned __int128 n;
+  if (!strcmp (key, "mode"))
+    {
+      if (value && !strcmp (value, "count"))
+        return true;
+      error ("pathprof: bad value %qs for plugin argument %<mode%>; "
+             "the accepted value is %<count%>", value ? value : "");
+      return false;
+    }
+  if (!strcmp (key, "max-paths"))
+    {
+      if (parse_count (value, &n) && n >= 2)
+        {
+          pp_opts.max_paths = n;
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<max-paths%>; "
+             "give a number from 2 to 2^64-1, in decimal or as %<2^K%> "
+             "(K at most 63)",
+             value ? value : "");
+      return false;
+    }
+  if (!strcmp (key, "hash-threshold"))
+    {
+      if (parse_count (value, &n) && n >= 1 && n < ((unsigned __int128) 1 << 32))
+        {
+          pp_opts.hash_threshold = (uint64_t) n;
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<hash-threshold%>; "
+             "give a number from 1 to 2^32-1", value ? value : "");
+      return false;
+    }
+  if (!strcmp (key, "update"))
+    {
+      if (value && !strcmp (value, "single"))
+        pp_opts.update = PP_UPDATE_SINGLE;
+      else if (value && !strcmp (value, "atomic"))
+        pp_opts.update = PP_UPDATE_ATOMIC;
+      else
+        {
+          error ("pathprof: bad value %qs for plugin argument %<update%>; "
+                 "use %<single%> or %<atomic%>", value ? value : "");
+          return false;
+        }
+      return true;
+    }
+  if (!strcmp (key, "verbose") || !strcmp (key, "verify"))
+    {
+      bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose : &pp_opts.verify;
+      if (parse_flag (value, flag))
+        return true;
+      error ("pathprof: bad value %qs for plugin argument %qs; use 1 or 0",
+             value, key);
+      return false;
+    }
+  const char **list = NULL;
+  if (!strcmp (key, "include"))
+    list = &pp_opts.include;
+  else if (!strcmp (key, "exclude"))
+    list = &pp_opts.exclude;
+  else if (!strcmp (key, "include-file"))
+    list = &pp_opts.include_file;
+  else if (!strcmp (key, "exclude-file"))
+    list = &pp_opts.exclude_file;
+  if (list)
+    {
+      if (value && *value)
+        {
+          *list = value;
+          return true;
+        }
+      error ("pathprof: plugin argument %qs needs a value: "
+             "one or more globs separated by %<:%>", key);
+      return false;
+    }
+  error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
+         "known: mode, max-paths, hash-threshold, update, include, exclude, "
+         "include-file, exclude-file, verbose, verify", key);
+  return false;
+}
+
+bool
+pp_parse_options (int argc, struct plugin_argument *argv)
+{
+  bool ok = true;
+  for (int i = 0; i < argc; i++)
+    ok &= parse_one (argv[i].key, argv[i].value);
+  return ok;
+}
+
+/* True when S matches one of the ':'-separated globs of LIST.  */
+static bool
+matches_any (const char *list, const char *s)
+{
+  char buf[1024];
+  const char *p = list;
+  while (*p)
+    {
+      const char *colon = strchr (p, ':');
+      size_t len = colon ? (size_t) (colon - p) : strlen (p);
+      if (len < sizeof buf)
+        {
+          memcpy (buf, p, len);
+          buf[len] = 0;
+          if (len && fnmatch (buf, s, 0) == 0)
+            return true;
+        }
+      if (!colon)
+        break;
+      p = colon + 1;
+    }
+  return false;
+}
+
+bool
+pp_function_selected (const char *name, const char *file)
+{
+  if (pp_opts.include && !matches_any (pp_opts.include, name))
+    return false;
+  if (pp_opts.exclude && matches_any (pp_opts.exclude, name))
+    return false;
+  if (pp_opts.include_file && !matches_any (pp_opts.include_file, file))
+    return false;
+  if (pp_opts.exclude_file && matches_any (pp_opts.exclude_file, file))
+    return false;
+  return true;
+}
+
+bool
+pp_atomic_updates (void)
+{
+  if (pp_opts.update != PP_UPDATE_DEFAULT)
+    return pp_opts.update == PP_UPDATE_ATOMIC;
+  return flag_profile_update != PROFILE_UPDATE_SINGLE;
+}

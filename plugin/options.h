@@ -1,0 +1,41 @@
+/* options.h - the plugin's command-line arguments
+ * (-fplugin-arg-pathprof-NAME=VALUE), parsed once in plugin_init.
+ * docs/plugin-args.md is the user-facing table; keep both in step. */
+#ifndef PATHPROF_OPTIONS_H
+#define PATHPROF_OPTIONS_H
+
+#include <stdint.h>
+
+struct plugin_argument;
+
+enum pp_update { PP_UPDATE_DEFAULT, PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC };
+
+struct pp_options {
+  /* Upper bound on the number of path IDs of one function (IDs lie in
+     [0, max_paths)).  Stored as a 128-bit value so 2^64 is expressible. */
+  unsigned __int128 max_paths;
+  uint64_t hash_threshold;
+  enum pp_update update;
+  bool verbose;
+  bool verify;
+  /* Colon-separated glob lists; NULL means "not given". */
+  const char *include;
+  const char *exclude;
+  const char *include_file;
+  const char *exclude_file;
+};
+
+extern struct pp_options pp_opts;
+
+/* Parses ARGV; reports every bad argument with error () and returns false
+   if there was any. */
+bool pp_parse_options (int argc, struct plugin_argument *argv);
+
+/* True when the function NAME defined in FILE passes the include/exclude
+   filters. */
+bool pp_function_selected (const char *name, const char *file);
+
+/* True when array counters of this compilation use atomic updates. */
+bool pp_atomic_updates (void);
+
+#endif

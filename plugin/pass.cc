@@ -1,0 +1,235 @@
+/* pass.cc - plugin entry point and the pathprof pass.
+ *
+ * Why a SIMPLE_IPA_PASS right after GCC's "profile" pass: the CFG there is
+ * exactly the one GCC's own edge profiler instruments (so with
+ * -fprofile-use every count is precise, which the spanning tree uses), the
+ * pass runs at every -O level, and it runs at compile time even with -flto
+ * (small IPA passes are not run again by lto1).  Everything after it -
+ * inlining, cloning, unrolling - duplicates our probes along with the code,
+ * which stays correct because the path register is a function-local SSA
+ * value.
+ *
+ * Two sweeps over the functions: the first numbers every DAG (and so learns
+ * how many counters the TU needs), the second inserts the probes into the
+ * now sized counter array. */
+#include "gcc-headers.h"
+#include "plugin-version.h"
+#include "options.h"
+#include "dag.h"
+#include "metadata.h"
+#include "probes.h"
+#include "pathprof-abi.h"
+
+int plugin_is_GPL_compatible;
+
+namespace {
+
+struct fn_plan {
+  cgraph_node *node;
+  pp_dag dag;
+  pp_layout lay;
+};
+
+const char *
+skip_reason (cgraph_node *node)
+{
+  tree decl = node->decl;
+  if (DECL_SOURCE_LOCATION (decl) == BUILTINS_LOCATION)
+    return "a compiler built-in";
+  if (lookup_attribute ("no_profile_instrument_function",
+                        DECL_ATTRIBUTES (decl)))
+    return "attribute no_profile_instrument_function";
+  if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
+    return "attribute naked (no code may be added)";
+  function *fn = DECL_STRUCT_FUNCTION (decl);
+  if (!fn || !fn->cfg || !gimple_in_ssa_p (fn))
+    return "no CFG in SSA form";
+  return NULL;
+}
+
+/* The real CFG edges counted directly in verify mode: every normal edge
+   between blocks of the DAG, and every return.  */
+void
+collect_verify_edges (const pp_dag *dag, pp_layout *lay)
+{
+  for (size_t u = 2; u < dag->nodes.size (); u++)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, dag->nodes[u].bb->succs)
+        {
+          if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+            continue;
+          int v = dag->node_of_bb[e->dest->index];
+          if (v < 0)
+            continue;
+          lay->verify_edges.push_back (e);
+          lay->verify_nodes.push_back (std::make_pair ((int) u, v));
+        }
+    }
+}
+
+void
+describe (const fn_plan &p)
+{
+  char total[48], uncut[48];
+  inform (DECL_SOURCE_LOCATION (p.node->decl),
+          "pathprof: %qs: %u blocks, %u DAG edges, %s paths, %s counters%s",
+          function_name (DECL_STRUCT_FUNCTION (p.node->decl)),
+          (unsigned) p.dag.nodes.size () - 2, (unsigned) p.dag.edges.size (),
+          pp_u128_str (p.dag.npaths, total),
+          (p.lay.flags & PATHPROF_FN_HASH) ? "hash" : "array",
+          (p.lay.flags & PATHPROF_FN_ATOMIC) ? " (atomic)" : "");
+  if (p.dag.ncuts)
+    inform (DECL_SOURCE_LOCATION (p.node->decl),
+            "pathprof: %qs: cut at %u nodes because its %s%s paths exceed "
+            "max-paths; every path ID stays unique",
+            function_name (DECL_STRUCT_FUNCTION (p.node->decl)), p.dag.ncuts,
+            p.dag.npaths_uncut == ~(unsigned __int128) 0 ? "more than " : "",
+            pp_u128_str (p.dag.npaths_uncut, uncut));
+}
+
+unsigned int
+execute_pathprof (void)
+{
+  std::vector<fn_plan *> plans;
+  uint64_t ncounters = 0;
+  bool atomic = pp_atomic_updates ();
+  cgraph_node *node;
+
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!gimple_has_body_p (node->decl))
+        continue;
+      const char *why = skip_reason (node);
+      function *fn = DECL_STRUCT_FUNCTION (node->decl);
+      if (why)
+        {
+          if (pp_opts.verbose)
+            inform (DECL_SOURCE_LOCATION (node->decl),
+                    "pathprof: %qD not instrumented: %s", node->decl, why);
+          continue;
+        }
+      if (!pp_function_selected (function_name (fn),
+                                 DECL_SOURCE_FILE (node->decl)))
+        {
+          if (pp_opts.verbose)
+            inform (DECL_SOURCE_LOCATION (node->decl),
+                    "pathprof: %qD not instrumented: excluded by the "
+                    "include/exclude arguments", node->decl);
+          continue;
+        }
+      push_cfun (fn);
+      fn_plan *p = new fn_plan;
+      p->node = node;
+      if (!pp_build_dag (&p->dag))
+        {
+          pop_cfun ();
+          delete p;
+          continue;
+        }
+      p->lay.flags = atomic ? PATHPROF_FN_ATOMIC : 0;
+      p->lay.counter_offset = ncounters;
+      if (p->dag.npaths > pp_opts.hash_threshold)
+        {
+          p->lay.flags = PATHPROF_FN_HASH;
+          ncounters += 1;
+        }
+      else
+        ncounters += (uint64_t) p->dag.npaths;
+      if (p->dag.ncuts)
+        p->lay.flags |= PATHPROF_FN_CUT;
+      p->lay.verify_offset = ncounters;
+      if (pp_opts.verify)
+        {
+          p->lay.flags |= PATHPROF_FN_VERIFY;
+          collect_verify_edges (&p->dag, &p->lay);
+          ncounters += p->lay.verify_edges.size ();
+        }
+      if (atomic && pp_opts.verify)
+        p->lay.flags |= PATHPROF_FN_ATOMIC;
+      plans.push_back (p);
+      pop_cfun ();
+    }
+  if (seen_error () || plans.empty ())
+    {
+      for (size_t i = 0; i < plans.size (); i++)
+        delete plans[i];
+      return 0;
+    }
+
+  tree counters = pp_meta_counters (ncounters);
+  for (size_t i = 0; i < plans.size (); i++)
+    {
+      fn_plan *p = plans[i];
+      push_cfun (DECL_STRUCT_FUNCTION (p->node->decl));
+      if (pp_opts.verbose)
+        describe (*p);
+      pp_meta_add_function (&p->dag, &p->lay);
+      pp_instrument (&p->dag, &p->lay, counters);
+      mark_virtual_operands_for_renaming (cfun);
+      update_ssa (TODO_update_ssa);
+      free_dominance_info (CDI_DOMINATORS);
+      free_dominance_info (CDI_POST_DOMINATORS);
+      if (current_loops)
+        loops_state_set (LOOPS_NEED_FIXUP);
+      cleanup_tree_cfg ();
+      /* The probes write memory: a pure or const function is neither.  */
+      p->node->set_const_flag (false, false);
+      p->node->set_pure_flag (false, false);
+      cgraph_edge::rebuild_edges ();
+      pop_cfun ();
+      delete p;
+    }
+  pp_meta_finish ();
+  return 0;
+}
+
+const pass_data pathprof_pass_data = {
+  SIMPLE_IPA_PASS,
+  "pathprof",
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0
+};
+
+class pathprof_pass : public simple_ipa_opt_pass
+{
+public:
+  pathprof_pass (gcc::context *ctxt)
+      : simple_ipa_opt_pass (pathprof_pass_data, ctxt)
+  {
+  }
+  bool gate (function *) final override { return !in_lto_p && !seen_error (); }
+  unsigned int execute (function *) final override
+  {
+    return execute_pathprof ();
+  }
+};
+
+} // namespace
+
+int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("pathprof: this plugin was built for GCC %s and cannot run in "
+             "GCC %s; rebuild it with the compiler you use",
+             gcc_version.basever, version->basever);
+      return 1;
+    }
+  if (!pp_parse_options (info->argc, info->argv))
+    return 1;
+  static struct plugin_info plugin_info = {
+    "1", "pathprof: Ball-Larus path profiling (see pathprof --help)"
+  };
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &plugin_info);
+  struct register_pass_info pass;
+  pass.pass = new pathprof_pass (g);
+  pass.reference_pass_name = "profile";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  return 0;
+}

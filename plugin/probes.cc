@@ -1,0 +1,285 @@
+/* probes.cc - the probes of counting mode.
+ *
+ * The path register r is a chain of SSA names built here directly (no
+ * memory, no renaming): r is a constant at the function entry and at start
+ * nodes, a PHI where several edges meet, r + inc on chords, and a constant
+ * reset after a back edge or a cut.  At a path end the probe bumps
+ * counters[offset + r + inc] (array mode) or calls the runtime's hash
+ * counter.  Code for an edge goes into a block of its own (split_edge);
+ * the CFG cleanup afterwards merges what it can. */
+#include "gcc-headers.h"
+#include "probes.h"
+#include "dag.h"
+#include "metadata.h"
+#include "options.h"
+#include "pathprof-abi.h"
+
+#include <map>
+
+namespace {
+
+struct action {
+  bool count;          /* bump the path counter of r + count_inc */
+  uint64_t count_inc;
+  bool reset;          /* r becomes reset_val afterwards (a new path) */
+  uint64_t reset_val;
+  uint64_t add;        /* otherwise r becomes r + add */
+  std::vector<int> verify;  /* direct edge counters to bump */
+};
+
+struct emitter {
+  const pp_layout *lay;
+  tree counters;
+  tree hash_fn;
+  bool atomic;
+  bool hash;
+};
+
+tree
+cst (uint64_t v)
+{
+  return build_int_cstu (uint64_type_node, v);
+}
+
+tree
+add_const (gimple_seq *seq, tree r, uint64_t k)
+{
+  if (k == 0)
+    return r;
+  if (TREE_CODE (r) == INTEGER_CST)
+    return cst (tree_to_uhwi (r) + k);
+  tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_r");
+  gimple_seq_add_stmt (seq, gimple_build_assign (t, PLUS_EXPR, r, cst (k)));
+  return t;
+}
+
+void
+bump (const emitter *em, gimple_seq *seq, tree index)
+{
+  tree ref = build4 (ARRAY_REF, uint64_type_node, em->counters, index,
+                     NULL_TREE, NULL_TREE);
+  if (em->atomic)
+    {
+      tree addr = build_fold_addr_expr (ref);
+      if (!is_gimple_val (addr))
+        {
+          tree p = make_temp_ssa_name (TREE_TYPE (addr), NULL, "pp_ctr");
+          gimple_seq_add_stmt (seq, gimple_build_assign (p, addr));
+          addr = p;
+        }
+      /* The last argument is __ATOMIC_RELAXED: counts need no ordering.  */
+      tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+      gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr, cst (1),
+                                                   integer_zero_node));
+      return;
+    }
+  tree old = make_temp_ssa_name (uint64_type_node, NULL, "pp_ctr");
+  tree inc = make_temp_ssa_name (uint64_type_node, NULL, "pp_ctr");
+  gimple_seq_add_stmt (seq, gimple_build_assign (old, ref));
+  gimple_seq_add_stmt (seq, gimple_build_assign (inc, PLUS_EXPR, old, cst (1)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
+}
+
+void
+count_path (const emitter *em, gimple_seq *seq, tree r, uint64_t inc)
+{
+  if (em->hash)
+    {
+      tree id = add_const (seq, r, inc);
+      tree slot = build_fold_addr_expr (
+          build4 (ARRAY_REF, uint64_type_node, em->counters,
+                  cst (em->lay->counter_offset), NULL_TREE, NULL_TREE));
+      gimple_seq_add_stmt (seq, gimple_build_call (em->hash_fn, 2, slot, id));
+      return;
+    }
+  bump (em, seq, add_const (seq, r, em->lay->counter_offset + inc));
+}
+
+/* Emits A's code given the register value R on entry; returns r after.  */
+tree
+emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
+{
+  if (a.count)
+    count_path (em, seq, r, a.count_inc);
+  for (size_t i = 0; i < a.verify.size (); i++)
+    bump (em, seq, cst (em->lay->verify_offset + (uint64_t) a.verify[i]));
+  if (a.reset)
+    return cst (a.reset_val);
+  return add_const (seq, r, a.add);
+}
+
+/* Where code that runs when BB is entered goes: after its labels, and
+   after a leading returns_twice call (which must stay first).  */
+void
+insert_at_block_start (basic_block bb, gimple_seq seq)
+{
+  gimple_stmt_iterator gsi = gsi_after_labels (bb);
+  if (!gsi_end_p (gsi) && is_gimple_call (gsi_stmt (gsi))
+      && (gimple_call_flags (gsi_stmt (gsi)) & ECF_RETURNS_TWICE))
+    gsi_next (&gsi);
+  if (!gsi_end_p (gsi))
+    {
+      gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+      return;
+    }
+  gsi = gsi_last_bb (bb);
+  if (!gsi_end_p (gsi) && stmt_ends_bb_p (gsi_stmt (gsi)))
+    gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  else
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+}
+
+action
+empty_action (void)
+{
+  action a;
+  a.count = a.reset = false;
+  a.count_inc = a.reset_val = a.add = 0;
+  return a;
+}
+
+} // namespace
+
+static tree hash_fn_decl;
+
+static tree
+hash_fn (void)
+{
+  if (hash_fn_decl)
+    return hash_fn_decl;
+  tree type = build_function_type_list (
+      void_type_node, build_pointer_type (uint64_type_node), uint64_type_node,
+      NULL_TREE);
+  tree fn = build_fn_decl ("__pathprof_hash_count", type);
+  TREE_NOTHROW (fn) = 1;
+  /* leaf: the call never comes back into this TU, so in a function that
+     calls setjmp it is not a possible abnormal goto.  */
+  DECL_ATTRIBUTES (fn) = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                                    DECL_ATTRIBUTES (fn));
+  hash_fn_decl = fn;
+  return fn;
+}
+
+void
+pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
+{
+  emitter em;
+  em.lay = lay;
+  em.counters = counters;
+  em.atomic = (lay->flags & PATHPROF_FN_ATOMIC) != 0;
+  em.hash = (lay->flags & PATHPROF_FN_HASH) != 0;
+  em.hash_fn = em.hash ? hash_fn () : NULL_TREE;
+
+  /* Register value on entry to each node that starts paths.  */
+  std::vector<uint64_t> reset (dag->nodes.size (), 0);
+  uint64_t entry_value = 0;
+  for (size_t i = 0; i < dag->edges.size (); i++)
+    {
+      const pp_edge &e = dag->edges[i];
+      if (e.kind == PATHPROF_EDGE_ENTRY_DUMMY)
+        reset[e.dst] = e.inc;
+      else if (e.kind == PATHPROF_EDGE_REAL && e.src == PP_ENTRY)
+        entry_value = e.inc;
+    }
+
+  std::map<edge, action> on_edge;
+  std::map<int, action> at_start;   /* by bb->index */
+  for (size_t i = 0; i < dag->edges.size (); i++)
+    {
+      const pp_edge &e = dag->edges[i];
+      if (e.kind == PATHPROF_EDGE_ENTRY_DUMMY || e.src == PP_ENTRY)
+        continue;
+      int src_bb = dag->nodes[e.src].bb_index;
+      if (e.kind == PATHPROF_EDGE_TERMINAL
+          || (e.kind == PATHPROF_EDGE_REAL && e.dst == PP_EXIT))
+        {
+          action &a = at_start.emplace (src_bb, empty_action ()).first->second;
+          a.count = true;
+          a.count_inc = e.inc;
+        }
+      else if (e.kind == PATHPROF_EDGE_EXIT_DUMMY)
+        {
+          action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+          a.count = true;
+          a.count_inc = e.inc;
+          a.reset = true;
+          a.reset_val = reset[e.real_dst];
+        }
+      else if (e.inc)
+        on_edge.emplace (e.cfg, empty_action ()).first->second.add = e.inc;
+    }
+  for (size_t i = 0; i < lay->verify_edges.size (); i++)
+    {
+      edge e = lay->verify_edges[i];
+      if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+        at_start.emplace (e->src->index, empty_action ())
+            .first->second.verify.push_back ((int) i);
+      else
+        on_edge.emplace (e, empty_action ()).first->second.verify.push_back ((int) i);
+    }
+
+  /* Give every edge with code a block of its own.  */
+  std::map<int, action> in_block;   /* new block index -> its action */
+  for (std::map<edge, action>::iterator it = on_edge.begin ();
+       it != on_edge.end (); ++it)
+    in_block[split_edge (it->first)->index] = it->second;
+
+  /* Build the SSA chain of r in reverse post-order, so a block's single
+     predecessor is done before it; PHIs take their arguments at the end.  */
+  int nblocks = last_basic_block_for_fn (cfun);
+  std::vector<tree> r_out (nblocks, NULL_TREE);
+  std::vector<gphi *> phis;
+  r_out[ENTRY_BLOCK] = cst (entry_value);
+  int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
+  int n = pre_and_rev_post_order_compute (NULL, rpo, false);
+  for (int k = 0; k < n; k++)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[k]);
+      int node = bb->index < (int) dag->node_of_bb.size ()
+                     ? dag->node_of_bb[bb->index] : -1;
+      tree r;
+      if (node < 0 && pp_is_dispatcher (bb))
+        {
+          r_out[bb->index] = cst (0);
+          continue;
+        }
+      if (node >= 0 && dag->nodes[node].start)
+        r = cst (reset[node]);
+      else if (single_pred_p (bb) && r_out[single_pred (bb)->index])
+        r = r_out[single_pred (bb)->index];
+      else
+        {
+          tree res = make_temp_ssa_name (uint64_type_node, NULL, "pp_r");
+          phis.push_back (create_phi_node (res, bb));
+          r = res;
+        }
+      std::map<int, action>::iterator at = at_start.find (bb->index);
+      if (at != at_start.end ())
+        {
+          gimple_seq seq = NULL;
+          emit_action (&em, &seq, at->second, r);
+          insert_at_block_start (bb, seq);
+        }
+      std::map<int, action>::iterator ib = in_block.find (bb->index);
+      if (ib != in_block.end ())
+        {
+          gimple_seq seq = NULL;
+          r = emit_action (&em, &seq, ib->second, r);
+          gimple_stmt_iterator gsi = gsi_last_bb (bb);
+          gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+        }
+      r_out[bb->index] = r;
+    }
+  XDELETEVEC (rpo);
+
+  for (size_t i = 0; i < phis.size (); i++)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, gimple_bb (phis[i])->preds)
+        {
+          tree v = r_out[e->src->index];
+          add_phi_arg (phis[i], v ? v : cst (0), e, UNKNOWN_LOCATION);
+        }
+    }
+}
