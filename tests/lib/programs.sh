@@ -1,0 +1,118 @@
+# tests/lib/programs.sh - run one test program of tests/programs/ with and
+# without pathprof and check its profile (source after tap.sh).
+#
+#   pp_program SRC LEVEL [verify|sanitize|...] [-- EXTRA GCC FLAGS]
+#
+# builds SRC plain and instrumented at LEVEL (O0, O2), runs both with the
+# arguments of its `//! run` line, and checks:
+#   - same stdout, stderr and exit status (instrumentation never changes
+#     what a program computes), and the status its `//! status` line states;
+#   - a profile was written and `pathprof report --json` reads it;
+#   - the profile is well formed (tests/oracle/ppcheck.pl sanity);
+#   - every `//! expect` line for LEVEL (ppcheck.pl expect);
+#   - with `verify`: derived edge counts against direct ones (ppcheck.pl oracle).
+# `sanitize` adds -fsanitize=address,undefined to the instrumented build.
+
+PP_PROGRAMS=$TAP_ROOT/tests/programs
+PP_ORACLE=$TAP_ROOT/tests/oracle/ppcheck.pl
+
+# pp_tap_lines: turn ppcheck.pl output into TAP results
+pp_tap_lines() {
+    local line name st buf=() pending=
+    while IFS= read -r line; do
+        case $line in
+        '# '*) buf+=("${line#\# }") ;;
+        *)
+            if [ -n "$pending" ]; then _pp_emit "$pending" "${buf[@]}"; fi
+            buf=() pending=$line ;;
+        esac
+    done
+    [ -n "$pending" ] && _pp_emit "$pending" "${buf[@]}"
+    return 0
+}
+_pp_emit() {
+    local l=$1; shift
+    local st=${l%%$'\t'*} name=${l#*$'\t'}
+    if [ "$st" = ok ]; then pass "$name"; else fail "$name" "$@"; fi
+}
+
+# pp_check CMD...: run ppcheck.pl, a crash of the checker is a failure too
+pp_check() {
+    local out rc
+    out=$(perl "$PP_ORACLE" "$@" 2>&1); rc=$?
+    printf '%s\n' "$out" | pp_tap_lines
+    [ $rc = 0 ] || fail "ppcheck.pl $1 ran (status $rc)" "$out"
+}
+
+pp_spec() { perl "$PP_ORACLE" spec "$1" "$2"; }
+
+# pp_program SRC LEVEL [OPTIONS...] [-- EXTRA FLAGS]
+pp_program() {
+    local src=$1 level=$2; shift 2
+    local verify= sanitize= extra=() o
+    while [ $# -gt 0 ]; do
+        case $1 in
+        verify) verify=1 ;;
+        sanitize) sanitize=1 ;;
+        --) shift; extra=("$@"); break ;;
+        *) BAIL_OUT "pp_program: unknown option $1" ;;
+        esac
+        shift
+    done
+    local base tag d
+    base=$(basename "$src" .c)
+    tag="$base -$level${verify:+ verify}${sanitize:+ asan+ubsan}"
+    d=$T/$base-$level${verify:+-v}${sanitize:+-s}
+    mkdir -p "$d"
+    local args status_spec profile_opt
+    args=$(pp_spec "$src" run) || args=
+    status_spec=$(pp_spec "$src" status) || status_spec=
+    [ -z "$status_spec" ] && status_spec=0
+    if sig=$(pp_spec "$src" signal); then status_spec=$((128 + sig)); fi
+    profile_opt=$(pp_spec "$src" profile) || profile_opt=
+
+    local flags=(-"$level" "${extra[@]}") ppflags=()
+    [ -n "$verify" ] && ppflags+=(-fplugin-arg-pathprof-verify)
+    [ -n "$sanitize" ] && ppflags+=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+
+    if ! pp_cc_plain "$d/plain" "$src" "${flags[@]}"; then
+        fail "$tag: builds without pathprof"; return 1
+    fi
+    if ! pp_cc "$d/pp" "$src" "${flags[@]}" "${ppflags[@]}"; then
+        fail "$tag: builds with pathprof"; return 1
+    fi
+    pass "$tag: builds with and without pathprof"
+
+    # shellcheck disable=SC2086
+    (cd "$d" && ./plain $args >plain.out 2>plain.err </dev/null); local st_plain=$?
+    # shellcheck disable=SC2086
+    (cd "$d" && PATHPROF_OUT=$d/prof ASAN_OPTIONS=detect_leaks=0 ./pp $args >pp.out 2>pp.err </dev/null); local st_pp=$?
+    is "$st_plain" "$status_spec" "$tag: plain build ends with status $status_spec"
+    is "$st_pp" "$st_plain" "$tag: same exit status with pathprof"
+    ok "$tag: same stdout with pathprof" diff "$d/plain.out" "$d/pp.out"
+    if [ -n "$sanitize" ]; then
+        # the sanitizer runtime may add nothing when no error is found
+        ok "$tag: same stderr with pathprof (no sanitizer report)" diff "$d/plain.err" "$d/pp.err"
+    else
+        ok "$tag: same stderr with pathprof" diff "$d/plain.err" "$d/pp.err"
+    fi
+
+    if [ ! -e "$d/prof" ]; then
+        if [ "$profile_opt" = optional ]; then
+            note "$tag: no profile written (the program dies by a signal)"
+            return 0
+        fi
+        fail "$tag: profile written to PATHPROF_OUT"; return 1
+    fi
+    if ! "$PP_CLI" report "$d/prof" --json >"$d/prof.json" 2>"$d/report.err"; then
+        fail "$tag: pathprof report --json reads the profile" "$(cat "$d/report.err")"; return 1
+    fi
+    pass "$tag: profile written and read by pathprof report --json"
+    pp_check sanity "$d/prof.json" "$tag: "
+    if [ "$profile_opt" = optional ]; then
+        note "$tag: a profile was written although the program died by a signal"
+    fi
+    pp_check expect "$src" "$d/prof.json" "$level" "$tag: "
+    [ -n "$verify" ] && pp_check oracle "$src" "$d/prof.json" "$tag: "
+    return 0
+}
