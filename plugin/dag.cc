@@ -6,9 +6,10 @@
  *     pads) and, in functions that call setjmp, blocks whose last call may
  *     longjmp; on a start node the path register is a constant, so no PHI
  *     ever needs an argument on an abnormal edge;
- *  2. DAG edges: back edges and edges into start nodes become an EXIT dummy
- *     (path ends) plus one ENTRY dummy per target (path restarts); blocks
- *     with no normal successor get a TERMINAL edge to EXIT;
+ *  2. DAG edges: back edges, edges into start nodes and EH edges into
+ *     landing pads become an EXIT dummy (path ends) plus one ENTRY dummy
+ *     per target (path restarts); blocks with no normal successor get a
+ *     TERMINAL edge to EXIT;
  *  3. Ball-Larus numbering, hottest successor first, cutting the DAG at
  *     chosen nodes while a function has more paths than max-paths;
  *  4. a maximum spanning tree by edge frequency; increments only on chords
@@ -87,6 +88,24 @@ wants_start (basic_block bb, bool setjmp_fn)
     if (abnormal_or_eh (e))
       return true;
   return setjmp_fn && ends_in_abnormal_call (bb);
+}
+
+/* A landing pad whose every predecessor is an EH edge from a block of the
+   DAG.  The path register flows into it through a PHI (EH edges, unlike
+   abnormal ones, may carry PHI arguments), so a path cut short by a throw
+   is counted as ending on its EH edge instead of being lost.  */
+static bool
+eh_pad_p (basic_block bb)
+{
+  edge e;
+  edge_iterator ei;
+  if (EDGE_COUNT (bb->preds) == 0)
+    return false;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if (!(e->flags & EDGE_EH) || (e->flags & EDGE_ABNORMAL)
+        || e->src == ENTRY_BLOCK_PTR_FOR_FN (cfun) || pp_is_dispatcher (e->src))
+      return false;
+  return true;
 }
 
 static int64_t
@@ -193,7 +212,16 @@ build_edges (pp_dag *dag, std::vector<int> *entry_dummy)
       FOR_EACH_EDGE (e, ei, bb->succs)
         {
           if (abnormal_or_eh (e))
-            continue;
+            {
+              int pad = dag->node_of_bb[e->dest->index];
+              if (!(e->flags & EDGE_EH) || pad < 2 || !dag->nodes[pad].eh_pad)
+                continue;
+              add_edge (dag, (int) u, PP_EXIT, PATHPROF_EDGE_EXIT_DUMMY, pad,
+                        e, FREE_WEIGHT);
+              ensure_entry_dummy (dag, entry_dummy, pad);
+              any = true;
+              continue;
+            }
           any = true;
           if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
             {
@@ -502,6 +530,7 @@ pp_build_dag (pp_dag *dag)
       int v = add_node (dag, bb);
       dag->node_of_bb[bb->index] = v;
       dag->nodes[v].start = wants_start (bb, setjmp_fn);
+      dag->nodes[v].eh_pad = eh_pad_p (bb);
       dag->nodes[v].cuttable = true;
       block_lines (bb, &dag->nodes[v]);
     }

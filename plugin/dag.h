@@ -17,6 +17,8 @@ struct pp_node {
   int bb_index;          /* bb->index when the DAG was built */
   bool start;            /* a path starts here after an abnormal/EH edge or a cut:
                             the path register is a constant on entry */
+  bool eh_pad;           /* a landing pad entered only by EH edges: the path
+                            that throws ends on its EH edge (counted here) */
   bool cuttable;         /* may become a cut node to respect max-paths */
   unsigned __int128 npaths;  /* paths from here to EXIT (saturating) */
   uint64_t pot;          /* potential: register value on entry = partial sum - pot */

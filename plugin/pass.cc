@@ -48,7 +48,8 @@ skip_reason (cgraph_node *node)
 }
 
 /* The real CFG edges counted directly in verify mode: every normal edge
-   between blocks of the DAG, and every return.  */
+   between blocks of the DAG, every return, and every EH edge into a
+   landing pad of the DAG.  */
 void
 collect_verify_edges (const pp_dag *dag, pp_layout *lay)
 {
@@ -58,10 +59,9 @@ collect_verify_edges (const pp_dag *dag, pp_layout *lay)
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, dag->nodes[u].bb->succs)
         {
-          if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
-            continue;
           int v = dag->node_of_bb[e->dest->index];
-          if (v < 0)
+          if (v < 0 || (e->flags & EDGE_ABNORMAL)
+              || ((e->flags & EDGE_EH) && (v < 2 || !dag->nodes[v].eh_pad)))
             continue;
           lay->verify_edges.push_back (e);
           lay->verify_nodes.push_back (std::make_pair ((int) u, v));

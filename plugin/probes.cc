@@ -80,19 +80,33 @@ bump (const emitter *em, gimple_seq *seq, tree index)
   gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
 }
 
+/* First counter index (array mode) or 0 (hash mode, where the runtime
+   gets the path ID itself).  */
+uint64_t
+path_base (const emitter *em)
+{
+  return em->hash ? 0 : em->lay->counter_offset;
+}
+
+/* Counts one path, given its counter index (array mode) or ID (hash).  */
+void
+count_value (const emitter *em, gimple_seq *seq, tree v)
+{
+  if (!em->hash)
+    {
+      bump (em, seq, v);
+      return;
+    }
+  tree slot = build_fold_addr_expr (
+      build4 (ARRAY_REF, uint64_type_node, em->counters,
+              cst (em->lay->counter_offset), NULL_TREE, NULL_TREE));
+  gimple_seq_add_stmt (seq, gimple_build_call (em->hash_fn, 2, slot, v));
+}
+
 void
 count_path (const emitter *em, gimple_seq *seq, tree r, uint64_t inc)
 {
-  if (em->hash)
-    {
-      tree id = add_const (seq, r, inc);
-      tree slot = build_fold_addr_expr (
-          build4 (ARRAY_REF, uint64_type_node, em->counters,
-                  cst (em->lay->counter_offset), NULL_TREE, NULL_TREE));
-      gimple_seq_add_stmt (seq, gimple_build_call (em->hash_fn, 2, slot, id));
-      return;
-    }
-  bump (em, seq, add_const (seq, r, em->lay->counter_offset + inc));
+  count_value (em, seq, add_const (seq, r, path_base (em) + inc));
 }
 
 /* Emits A's code given the register value R on entry; returns r after.  */
@@ -140,6 +154,52 @@ empty_action (void)
 
 } // namespace
 
+/* In a block BB that may throw into a landing pad, computes before the
+   throwing statement the counter index of the path that ends on the EH
+   edge (R is the register in BB).  */
+static void
+end_path_on_eh_edge (const emitter *em, basic_block bb, tree r,
+                     const std::map<edge, uint64_t> &eh_end,
+                     std::map<edge, tree> *eh_index)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    {
+      std::map<edge, uint64_t>::const_iterator it = eh_end.find (e);
+      if (it == eh_end.end ())
+        continue;
+      gimple_seq seq = NULL;
+      (*eh_index)[e] = add_const (&seq, r, path_base (em) + it->second);
+      if (seq)
+        {
+          gimple_stmt_iterator gsi = gsi_last_bb (bb);
+          gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+        }
+    }
+}
+
+/* At landing pad BB: counts the path that threw, whose index arrives
+   through a PHI (arguments filled once every block is done), and in verify
+   mode the EH edge taken, likewise.  */
+static void
+count_at_landing_pad (const emitter *em, basic_block bb, bool verify,
+                      std::vector<gphi *> *pad_phis,
+                      std::vector<gphi *> *pad_verify_phis)
+{
+  gimple_seq seq = NULL;
+  tree idx = make_temp_ssa_name (uint64_type_node, NULL, "pp_eh");
+  pad_phis->push_back (create_phi_node (idx, bb));
+  count_value (em, &seq, idx);
+  if (verify)
+    {
+      tree vidx = make_temp_ssa_name (uint64_type_node, NULL, "pp_eh");
+      pad_verify_phis->push_back (create_phi_node (vidx, bb));
+      bump (em, &seq, vidx);
+    }
+  insert_at_block_start (bb, seq);
+}
+
 static tree hash_fn_decl;
 
 static tree
@@ -182,6 +242,11 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         entry_value = e.inc;
     }
 
+  /* EH edges cannot carry code: the throwing block computes the counter
+     index before its last statement, and the landing pad takes it through
+     a PHI and counts there.  */
+  std::map<edge, uint64_t> eh_end;      /* EH edge -> inc of its EXIT dummy */
+  std::map<edge, int> eh_verify;        /* EH edge -> direct counter */
   std::map<edge, action> on_edge;
   std::map<int, action> at_start;   /* by bb->index */
   for (size_t i = 0; i < dag->edges.size (); i++)
@@ -197,6 +262,8 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           a.count = true;
           a.count_inc = e.inc;
         }
+      else if (e.kind == PATHPROF_EDGE_EXIT_DUMMY && (e.cfg->flags & EDGE_EH))
+        eh_end[e.cfg] = e.inc;
       else if (e.kind == PATHPROF_EDGE_EXIT_DUMMY)
         {
           action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
@@ -211,7 +278,9 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   for (size_t i = 0; i < lay->verify_edges.size (); i++)
     {
       edge e = lay->verify_edges[i];
-      if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+      if (e->flags & EDGE_EH)
+        eh_verify[e] = (int) i;
+      else if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
         at_start.emplace (e->src->index, empty_action ())
             .first->second.verify.push_back ((int) i);
       else
@@ -229,6 +298,8 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   int nblocks = last_basic_block_for_fn (cfun);
   std::vector<tree> r_out (nblocks, NULL_TREE);
   std::vector<gphi *> phis;
+  std::map<edge, tree> eh_index;   /* EH edge -> counter index (or hash id) */
+  std::vector<gphi *> pad_phis, pad_verify_phis;
   r_out[ENTRY_BLOCK] = cst (entry_value);
   int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
   int n = pre_and_rev_post_order_compute (NULL, rpo, false);
@@ -253,6 +324,14 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           phis.push_back (create_phi_node (res, bb));
           r = res;
         }
+      if (node >= 0)
+        {
+          end_path_on_eh_edge (&em, bb, r, eh_end, &eh_index);
+          if (dag->nodes[node].eh_pad)
+            count_at_landing_pad (&em, bb, (lay->flags & PATHPROF_FN_VERIFY) != 0,
+                                  &pad_phis,
+                                  &pad_verify_phis);
+        }
       std::map<int, action>::iterator at = at_start.find (bb->index);
       if (at != at_start.end ())
         {
@@ -272,6 +351,29 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
     }
   XDELETEVEC (rpo);
 
+  for (size_t i = 0; i < pad_phis.size (); i++)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, gimple_bb (pad_phis[i])->preds)
+        {
+          std::map<edge, tree>::iterator it = eh_index.find (e);
+          /* A throwing block that is unreachable has no index; any valid
+             one will do, it never runs.  */
+          tree v = it != eh_index.end () ? it->second
+                   : cst (path_base (&em));
+          add_phi_arg (pad_phis[i], v, e, UNKNOWN_LOCATION);
+        }
+    }
+  for (size_t i = 0; i < pad_verify_phis.size (); i++)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, gimple_bb (pad_verify_phis[i])->preds)
+        add_phi_arg (pad_verify_phis[i],
+                     cst (lay->verify_offset + (uint64_t) eh_verify[e]), e,
+                     UNKNOWN_LOCATION);
+    }
   for (size_t i = 0; i < phis.size (); i++)
     {
       edge e;
