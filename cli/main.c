@@ -1,0 +1,69 @@
+/* main.c - `pathprof`: dispatch to one subcommand per file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pathprof-abi.h"
+#include "version.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    { "report", cmd_report },
+    { "show", cmd_show },
+    { "dot", cmd_dot },
+    { "config", cmd_config },
+};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: pathprof COMMAND [ARGS]\n"
+          "Reads the path profiles written by programs built with the pathprof GCC plugin.\n"
+          "\n"
+          "Commands:\n"
+          "  report FILE [--top N] [--function NAME]... [--json]\n"
+          "                          the hottest paths, by count and by count x length,\n"
+          "                          each shown as the source lines it runs\n"
+          "  show FILE FUNCTION ID   one path decoded: edges, blocks, lines, count\n"
+          "  dot FILE FUNCTION       the numbered path graph, for Graphviz\n"
+          "  config --cflags | --libs | --plugin | --runtime-dir\n"
+          "                          what to add to a gcc command line, e.g.\n"
+          "      gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n"
+          "\n"
+          "FUNCTION is a name, or FILE:NAME to pick one of several static functions.\n"
+          "'pathprof COMMAND --help' describes one command.\n"
+          "\n"
+          "Options:\n"
+          "  -h, --help     this help\n"
+          "  -V, --version  the version, and the file formats it reads\n"
+          "\n"
+          "Exit status: 0 success; 1 no such function or path (config: plugin or\n"
+          "runtime missing); 2 usage error, or a profile that is unreadable or damaged.\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2)
+        return usage_error("which command? (report, show, dot, config)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return finish_output(0);
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("pathprof %s (profile format %u, metadata %u, run-time ABI %u)\n",
+               PATHPROF_VERSION, PATHPROF_FILE_VERSION, PATHPROF_META_VERSION,
+               PATHPROF_ABI_VERSION);
+        return finish_output(0);
+    }
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    if (argv[1][0] == '-')
+        return usage_error("unknown option '%s'", argv[1]);
+    return usage_error("unknown command '%s' (report, show, dot, config)", argv[1]);
+}

@@ -1,0 +1,332 @@
+/* profile_read.c - strict reader of profile files (docs/format.md, sec. 3).
+ *
+ * The whole file is read first and checked as a unit (size announced by the
+ * header, FNV-1a trailer) before any section is interpreted; then every
+ * section, metadata blob and count list must account for its bytes exactly.
+ * Every count found in the file is compared with the bytes that remain
+ * before anything is allocated from it, so a damaged file costs at most
+ * memory proportional to its size. */
+#include "profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "file_bytes.h"
+#include "path.h"
+#include "pathprof-abi.h"
+
+#define FNV1A64_BASIS 0xcbf29ce484222325ull
+#define FNV1A64_PRIME 0x100000001b3ull
+
+static uint64_t fnv1a64(const unsigned char *p, size_t n)
+{
+    uint64_t h = FNV1A64_BASIS;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= FNV1A64_PRIME;
+    }
+    return h;
+}
+
+/* Checks magic, versions, announced size and checksum; sets *payload_len. */
+static bool check_envelope(const unsigned char *data, size_t len, struct pp_profile *p,
+                           uint32_t *nsections, uint64_t *payload_len,
+                           struct pp_error *err)
+{
+    const size_t magic_len = sizeof PATHPROF_FILE_MAGIC - 1;
+    struct pp_cursor c;
+    uint32_t version, header_size;
+    uint64_t stored, computed;
+
+    if (memcmp(data, PATHPROF_FILE_MAGIC, len < magic_len ? len : magic_len) != 0)
+        return pp_fail(err, "not a pathprof profile (it does not start with \"%s\")",
+                       PATHPROF_FILE_MAGIC);
+    if (len < PATHPROF_FILE_HEADER_SIZE)
+        return pp_fail(err, "truncated: %zu bytes, shorter than the %u-byte header", len,
+                       PATHPROF_FILE_HEADER_SIZE);
+    c = pp_cursor_at(data, len, magic_len);
+    version = pp_take_u32(&c);
+    if (version != PATHPROF_FILE_VERSION)
+        return pp_fail(err, "profile format version %" PRIu32
+                            ", this pathprof reads version %u",
+                       version, PATHPROF_FILE_VERSION);
+    header_size = pp_take_u32(&c);
+    if (header_size != PATHPROF_FILE_HEADER_SIZE)
+        return pp_fail(err, "header size %" PRIu32 ", expected %u", header_size,
+                       PATHPROF_FILE_HEADER_SIZE);
+    p->mode = pp_take_u32(&c);
+    (void)pp_take_u32(&c); /* flags, reserved */
+    p->pid = pp_take_u64(&c);
+    p->time = pp_take_u64(&c);
+    *nsections = pp_take_u32(&c);
+    (void)pp_take_u32(&c); /* reserved */
+    *payload_len = pp_take_u64(&c);
+
+    if (*payload_len > len || len - *payload_len < PATHPROF_FILE_HEADER_SIZE + 8)
+        return pp_fail(err, "truncated: the header announces %" PRIu64
+                            " payload bytes, the file has %zu bytes in all",
+                       *payload_len, len);
+    if (len - *payload_len > PATHPROF_FILE_HEADER_SIZE + 8)
+        return pp_fail(err, "%zu unexpected bytes after the checksum",
+                       (size_t)(len - *payload_len - PATHPROF_FILE_HEADER_SIZE - 8));
+    stored = pp_le64(data + len - 8);
+    computed = fnv1a64(data, len - 8);
+    if (stored != computed)
+        return pp_fail(err, "checksum mismatch (stored %016" PRIx64 ", computed %016" PRIx64
+                            "): the file is damaged",
+                       stored, computed);
+    /* Only after the checksum: a damaged mode field should say "damaged". */
+    if (p->mode != PATHPROF_MODE_COUNT)
+        return pp_fail(err, "profile mode %" PRIu32 " is not supported (this pathprof reads "
+                            "mode %u, count)", p->mode, PATHPROF_MODE_COUNT);
+    return true;
+}
+
+static bool get_string(struct pp_cursor *c, char **out)
+{
+    uint32_t n;
+    const unsigned char *bytes;
+    if (!pp_get_u32(c, &n) || !pp_get_bytes(c, n, &bytes))
+        return false;
+    *out = malloc((size_t)n + 1);
+    if (!*out)
+        return false;
+    memcpy(*out, bytes, n);
+    (*out)[n] = '\0';
+    return true;
+}
+
+static bool read_program(struct pp_cursor *c, struct pp_profile *p, struct pp_error *err)
+{
+    if (p->has_program)
+        return pp_fail(err, "a second PROGRAM section");
+    p->has_program = true;
+    free(p->program);
+    free(p->cmdline);
+    p->program = p->cmdline = NULL;
+    if (!get_string(c, &p->program) || !get_string(c, &p->cmdline) ||
+        !pp_get_u64(c, &p->array_updates) || !pp_get_u64(c, &p->hash_updates) ||
+        !pp_get_u64(c, &p->lost_after_write))
+        return pp_fail(err, "truncated");
+    return true;
+}
+
+static bool grow(void **array, size_t *cap, size_t need, size_t elem, struct pp_error *err)
+{
+    size_t n = *cap ? *cap : 8;
+    void *bigger;
+    if (need <= *cap)
+        return true;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return pp_fail(err, "out of memory");
+        n *= 2;
+    }
+    bigger = realloc(*array, n * elem);
+    if (!bigger)
+        return pp_fail(err, "out of memory");
+    *array = bigger;
+    *cap = n;
+    return true;
+}
+
+/* A recorded ID that does not decode to a path of the graph means the file
+ * is damaged; finding out here keeps every command's answer the same. */
+static bool decode_all(const struct pp_func_meta *m, const struct pp_func *f,
+                       struct pp_error *err)
+{
+    struct path path;
+    uint64_t i;
+    bool ok = true;
+
+    if (f->nrecords == 0)
+        return true;
+    if (!path_alloc(m, &path, err))
+        return false;
+    for (i = 0; i < f->nrecords && ok; i++)
+        ok = path_decode(m, f->records[i].id, &path, err);
+    path_release(&path);
+    return ok;
+}
+
+/* The counts of one function: records, then direct edge counts (VERIFY). */
+static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struct pp_func *f,
+                        struct pp_error *err)
+{
+    uint64_t i;
+
+    f->meta = m;
+    f->ncopies = 1;
+    if (!pp_get_u64(c, &f->nrecords))
+        return pp_fail(err, "truncated before the path count");
+    if (f->nrecords > pp_cursor_left(c) / 16)
+        return pp_fail(err, "%" PRIu64 " path records do not fit in the %zu bytes left",
+                       f->nrecords, pp_cursor_left(c));
+    f->records = malloc(f->nrecords ? (size_t)f->nrecords * sizeof *f->records : 1);
+    if (!f->records)
+        return pp_fail(err, "out of memory");
+    for (i = 0; i < f->nrecords; i++) {
+        struct pp_path_count *r = &f->records[i];
+        r->id = pp_take_u64(c);
+        r->count = pp_take_u64(c);
+        if (r->id >= m->npaths)
+            return pp_fail(err, "path ID %" PRIu64 " out of range (%" PRIu64 " paths)", r->id,
+                           m->npaths);
+        if (i > 0 && r->id <= f->records[i - 1].id)
+            return pp_fail(err, "path IDs not in ascending order at record %" PRIu64, i);
+        if (r->count == 0)
+            return pp_fail(err, "path %" PRIu64 " recorded with count 0", r->id);
+        f->total += r->count;
+    }
+    if (!decode_all(m, f, err))
+        return false;
+    if (m->flags & PATHPROF_FN_VERIFY) {
+        if (m->nverify > pp_cursor_left(c) / 8)
+            return pp_fail(err, "%" PRIu32 " edge counts do not fit in the %zu bytes left",
+                           m->nverify, pp_cursor_left(c));
+        f->verify_counts = malloc(m->nverify ? (size_t)m->nverify * 8 : 1);
+        if (!f->verify_counts)
+            return pp_fail(err, "out of memory");
+        for (i = 0; i < m->nverify; i++)
+            f->verify_counts[i] = pp_take_u64(c);
+    }
+    return true;
+}
+
+static bool read_tu(struct pp_cursor *c, struct pp_profile *p, size_t *tus_cap,
+                    size_t *funcs_cap, struct pp_error *err)
+{
+    uint64_t meta_len, pad, i;
+    const unsigned char *blob, *padding;
+    struct pp_tu_meta *tu;
+
+    if (!pp_get_u64(c, &meta_len))
+        return pp_fail(err, "truncated before the metadata length");
+    if (!pp_get_bytes(c, meta_len, &blob))
+        return pp_fail(err, "metadata length %" PRIu64 " exceeds the %zu bytes left", meta_len,
+                       pp_cursor_left(c));
+    if (!grow((void **)&p->tus, tus_cap, p->ntus + 1, sizeof *p->tus, err))
+        return false;
+    tu = &p->tus[p->ntus];
+    if (!meta_parse(blob, meta_len, tu, err))
+        return false;
+    p->ntus++;
+    pad = (8 - meta_len % 8) % 8;
+    if (!pp_get_bytes(c, pad, &padding))
+        return pp_fail(err, "truncated in the padding after the metadata");
+    for (i = 0; i < pad; i++)
+        if (padding[i] != 0)
+            return pp_fail(err, "non-zero padding after the metadata");
+    if (!grow((void **)&p->funcs, funcs_cap, p->nfuncs + tu->nfuncs, sizeof *p->funcs, err))
+        return false;
+    for (i = 0; i < tu->nfuncs; i++) {
+        struct pp_func *f = &p->funcs[p->nfuncs];
+        memset(f, 0, sizeof *f);
+        p->nfuncs++; /* counted before reading, so profile_free frees a partial one */
+        if (!read_counts(c, &tu->funcs[i], f, err))
+            return pp_context(err, "function %" PRIu64 " (%s)", i, tu->funcs[i].name);
+    }
+    return true;
+}
+
+static bool read_sections(const unsigned char *data, uint64_t payload_len, uint32_t nsections,
+                          struct pp_profile *p, struct pp_error *err)
+{
+    struct pp_cursor payload =
+        pp_cursor_at(data, PATHPROF_FILE_HEADER_SIZE + (size_t)payload_len,
+                     PATHPROF_FILE_HEADER_SIZE);
+    size_t tus_cap = 0, funcs_cap = 0;
+    uint32_t i;
+
+    for (i = 0; i < nsections; i++) {
+        size_t at = payload.pos;
+        uint32_t tag, reserved;
+        uint64_t length;
+        const unsigned char *body;
+        struct pp_cursor c;
+        bool ok = true;
+
+        if (!pp_get_u32(&payload, &tag) || !pp_get_u32(&payload, &reserved) ||
+            !pp_get_u64(&payload, &length))
+            return pp_fail(err, "section %" PRIu32 " of %" PRIu32 " (at byte %zu): "
+                                "truncated section header", i + 1, nsections, at);
+        if (!pp_get_bytes(&payload, length, &body))
+            return pp_fail(err, "section %" PRIu32 " (at byte %zu): length %" PRIu64
+                                " exceeds the %zu payload bytes left",
+                           i + 1, at, length, pp_cursor_left(&payload));
+        c = pp_cursor_at(body, (size_t)length, 0);
+        switch (tag) {
+        case PATHPROF_SECTION_PROGRAM:
+            ok = read_program(&c, p, err);
+            break;
+        case PATHPROF_SECTION_TU:
+            ok = read_tu(&c, p, &tus_cap, &funcs_cap, err);
+            break;
+        default: /* unknown sections are skipped (format.md) */
+            c.pos = c.len;
+            break;
+        }
+        if (ok && pp_cursor_left(&c) != 0)
+            ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
+        if (!ok)
+            return pp_context(err, "section %" PRIu32 " (%s, at byte %zu)", i + 1,
+                              tag == PATHPROF_SECTION_TU ? "TU" : "PROGRAM", at);
+    }
+    if (pp_cursor_left(&payload) != 0)
+        return pp_fail(err, "%zu payload bytes after the last of the %" PRIu32 " sections",
+                       pp_cursor_left(&payload), nsections);
+    return true;
+}
+
+bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
+{
+    unsigned char *data;
+    size_t len;
+    uint32_t nsections = 0;
+    uint64_t payload_len = 0;
+    bool ok;
+
+    memset(p, 0, sizeof *p);
+    if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
+        return pp_fail(err, "%s", strerror(errno));
+    ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
+         read_sections(data, payload_len, nsections, p, err) && func_merge_copies(p, err);
+    free(data);
+    if (ok && !p->has_program) {
+        p->program = strdup("");
+        p->cmdline = strdup("");
+        ok = (p->program && p->cmdline) || pp_fail(err, "out of memory");
+    }
+    if (!ok)
+        profile_free(p);
+    return ok;
+}
+
+void profile_free(struct pp_profile *p)
+{
+    size_t i;
+    for (i = 0; i < p->nfuncs; i++) {
+        free(p->funcs[i].records);
+        free(p->funcs[i].verify_counts);
+    }
+    free(p->funcs);
+    for (i = 0; i < p->ntus; i++)
+        meta_free(&p->tus[i]);
+    free(p->tus);
+    free(p->program);
+    free(p->cmdline);
+    memset(p, 0, sizeof *p);
+}
+
+uint64_t profile_total(const struct pp_profile *p)
+{
+    uint64_t sum = 0;
+    size_t i;
+    for (i = 0; i < p->nfuncs; i++)
+        sum += p->funcs[i].total;
+    return sum;
+}
