@@ -75,12 +75,15 @@ sub flavour_available {
 # Builds OUT from SOURCES (in tests/runtime-support) with the runtime:
 # 'shared' links build/lib/libpathprof.so; 'asan'/'tsan' compile the runtime
 # sources into the program with the sanitizer (-rdynamic so a dlopen'd
-# library finds the ABI functions in the executable).
+# library finds the ABI functions in the executable); 'plain' is without
+# the runtime.
 sub build_program {
     my ($out, $flavour, @sources) = @_;
     my @src = map { "$SUPPORT/$_" } @sources;
     my @cmd = ($CC, @CFLAGS, "-I$ROOT/runtime", "-I$SUPPORT");
-    if ($flavour eq 'shared') {
+    if ($flavour eq 'plain') {
+        push @cmd, @src, '-o', $out, '-ldl';
+    } elsif ($flavour eq 'shared') {
         push @cmd, @src, '-o', $out, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
     } else {
         push @cmd, @{$SANITIZE{$flavour}}, '-rdynamic', @src,
