@@ -40,7 +40,7 @@ _pp_emit() {
 pp_check() {
     local out rc
     out=$(perl "$PP_ORACLE" "$@" 2>&1); rc=$?
-    printf '%s\n' "$out" | pp_tap_lines
+    pp_tap_lines <<<"$out"
     [ $rc = 0 ] || fail "ppcheck.pl $1 ran (status $rc)" "$out"
 }
 
@@ -70,8 +70,11 @@ pp_program() {
     [ -z "$status_spec" ] && status_spec=0
     if sig=$(pp_spec "$src" signal); then status_spec=$((128 + sig)); fi
     profile_opt=$(pp_spec "$src" profile) || profile_opt=
+    local cflags
+    cflags=$(pp_spec "$src" cflags) || cflags=
 
-    local flags=(-"$level" "${extra[@]}") ppflags=()
+    # shellcheck disable=SC2206
+    local flags=(-"$level" $cflags "${extra[@]}") ppflags=()
     [ -n "$verify" ] && ppflags+=(-fplugin-arg-pathprof-verify)
     [ -n "$sanitize" ] && ppflags+=(-fsanitize=address,undefined -fno-sanitize-recover=all)
 
@@ -84,9 +87,11 @@ pp_program() {
     pass "$tag: builds with and without pathprof"
 
     # shellcheck disable=SC2086
-    (cd "$d" && ./plain $args >plain.out 2>plain.err </dev/null); local st_plain=$?
+    { (cd "$d" && exec ./plain $args >plain.out 2>plain.err </dev/null); } 2>/dev/null; local st_plain=$?
+    # PATHPROF_QUIET: the runtime's "profile written" note is not the program's output
     # shellcheck disable=SC2086
-    (cd "$d" && PATHPROF_OUT=$d/prof ASAN_OPTIONS=detect_leaks=0 ./pp $args >pp.out 2>pp.err </dev/null); local st_pp=$?
+    { (cd "$d" && PATHPROF_OUT=$d/prof PATHPROF_QUIET=1 exec ./pp $args >pp.out 2>pp.err </dev/null); } 2>/dev/null
+    local st_pp=$?
     is "$st_plain" "$status_spec" "$tag: plain build ends with status $status_spec"
     is "$st_pp" "$st_plain" "$tag: same exit status with pathprof"
     ok "$tag: same stdout with pathprof" diff "$d/plain.out" "$d/pp.out"
@@ -104,15 +109,21 @@ pp_program() {
         fi
         fail "$tag: profile written to PATHPROF_OUT"; return 1
     fi
-    if ! "$PP_CLI" report "$d/prof" --json >"$d/prof.json" 2>"$d/report.err"; then
+    if ! pp_json "$d/prof" >"$d/prof.json" 2>"$d/report.err"; then
         fail "$tag: pathprof report --json reads the profile" "$(cat "$d/report.err")"; return 1
     fi
     pass "$tag: profile written and read by pathprof report --json"
+    local meta=()
+    if perl "$TAP_ROOT/tests/oracle/ppdecode.pl" "$d/prof" >"$d/decoded.json" 2>"$d/decode.err"; then
+        meta=(--meta "$d/decoded.json")
+    else
+        fail "$tag: tests/oracle/ppdecode.pl reads the profile (docs/format.md)" "$(cat "$d/decode.err")"
+    fi
     pp_check sanity "$d/prof.json" "$tag: "
     if [ "$profile_opt" = optional ]; then
         note "$tag: a profile was written although the program died by a signal"
     fi
-    pp_check expect "$src" "$d/prof.json" "$level" "$tag: "
-    [ -n "$verify" ] && pp_check oracle "$src" "$d/prof.json" "$tag: "
+    pp_check "${meta[@]}" expect "$src" "$d/prof.json" "$level" "$tag: "
+    [ -n "$verify" ] && pp_check "${meta[@]}" oracle "$src" "$d/prof.json" "$tag: "
     return 0
 }

@@ -127,8 +127,11 @@ BAIL_OUT() { echo "Bail out! $*"; _tap_done=1; exit 255; }
 
 # ---------------------------------------------------------------- pathprof
 
-# pp_have_build: plugin, runtime and CLI are all built
-pp_have_build() { [ -f "$PP_PLUGIN" ] && [ -f "$PP_LIBDIR/libpathprof.so" ] && [ -x "$PP_CLI" ]; }
+# pp_have_build: plugin, runtime and CLI are all built (PP_DECODER=perl: the
+# CLI is replaced by tests/oracle/ppdecode.pl, an independent reader)
+pp_have_build() {
+    [ -f "$PP_PLUGIN" ] && [ -f "$PP_LIBDIR/libpathprof.so" ] && { [ -x "$PP_CLI" ] || [ "${PP_DECODER:-}" = perl ]; }
+}
 
 # pp_require_build: skip the whole test unless everything is built
 pp_require_build() {
@@ -180,4 +183,8 @@ pp_run() {
 }
 
 # pp_json PROFILE [report args]: the JSON report on stdout
-pp_json() { local p=$1; shift; "$PP_CLI" report "$p" --json "$@"; }
+pp_json() {
+    local p=$1; shift
+    if [ "${PP_DECODER:-}" = perl ]; then perl "$TAP_ROOT/tests/oracle/ppdecode.pl" "$p"; return; fi
+    "$PP_CLI" report "$p" --json "$@"
+}

@@ -6,6 +6,8 @@
 #   ppcheck.pl expect   SRC JSON LEVEL    the program's `//! expect` lines
 #   ppcheck.pl oracle   SRC JSON          derived edge counts == verify_edges
 #   ppcheck.pl spec     SRC KEY           print a `//! KEY ...` value (run, status...)
+#   --meta DECODED.json (first): per-block lines from tests/oracle/ppdecode.pl
+#   when the report gives lines per path only
 #
 # Output: one line per check, "ok<TAB>name" or "not ok<TAB>name", followed
 # by "# ..." diagnostics; tests/lib/programs.sh turns them into TAP.
@@ -39,7 +41,8 @@
 #   MARK   the path covers marker MARK's line;         !MARK  it does not
 # VALUE is an integer expression (digits, + - * / ( ) and ** only).
 #
-# Since an acyclic path visits a block at most once, paths(MARK) is the
+# A marker is held by the blocks with the narrowest line range containing it
+# (see mark_owners).  Since an acyclic path visits a block at most once, paths(MARK) is the
 # number of times MARK's line ran, whatever the numbering: most programs
 # state that, plus the exact shape of the paths at -O0.
 #
@@ -69,7 +72,22 @@ END { print "$_\n" for @out; }
 
 sub slurp { my $f = shift; open my $fh, '<', $f or die "$f: $!\n"; local $/; my $s = <$fh>; return $s; }
 
+my $META;    # --meta JSON (ppdecode.pl output): block lines when the report lacks them
 sub load_json {
+    my $f = shift;
+    my $j = load_json1($f);
+    if ($META) {
+        my $m = load_json1($META);
+        my %bl = map { ("$_->{name}\0" . ($_->{file} // '')) => $_->{block_lines} } @{ $m->{functions} };
+        for my $fn (@{ $j->{functions} }) {
+            next if ref $fn->{block_lines} eq 'HASH';
+            my $k = "$fn->{name}\0" . ($fn->{file} // '');
+            $fn->{block_lines} = $bl{$k} if $bl{$k};
+        }
+    }
+    return $j;
+}
+sub load_json1 {
     my $f = shift;
     my $txt = slurp($f);
     my $j = eval { JSON::PP->new->decode($txt) };
@@ -133,6 +151,7 @@ sub pt_lines {    # set of source lines a path covers, whatever the JSON shape
 
 sub pt_starts_at_entry {
     my $p = shift;
+    return $p->{start} eq 'entry' ? 1 : 0 if defined $p->{start} && $p->{start} =~ /^[a-z]+$/;
     my $e = $p->{edges};
     return @$e && $e->[0][0] == 0 ? 1 : 0;
 }
@@ -167,12 +186,54 @@ sub safe_eval {
     return $v;
 }
 
+# Lines of each block of F: {bb => [first, last]}, from .block_lines or from
+# per-block .lines aligned with .blocks; undef when the report has neither.
+sub block_ranges {
+    my ($f, $srcbase) = @_;
+    return $f->{_br} if exists $f->{_br};
+    my %br;
+    my $one = sub {
+        my $l = pt_lines({ lines => $_[0] }, $srcbase);
+        my @k = sort { $a <=> $b } keys %$l;
+        return @k ? [ $k[0], $k[-1] ] : undef;
+    };
+    if (ref $f->{block_lines} eq 'HASH') {
+        $br{$_} = $one->($f->{block_lines}{$_}) for keys %{ $f->{block_lines} };
+    } else {
+        for my $p (@{ $f->{paths} }) {
+            my ($bl, $ln) = ($p->{blocks}, $p->{lines});
+            return $f->{_br} = undef unless ref $ln eq 'ARRAY' && @$ln == @$bl;
+            $br{ $bl->[$_] } //= $one->($ln->[$_]) for 0 .. $#$bl;
+        }
+    }
+    return $f->{_br} = \%br;
+}
+
+# The blocks that hold marker line M: a block's lines are a range
+# [first, last], and at -O2 a block may span lines of other blocks (a
+# `goto` statement and its target, debug statements), so M belongs to the
+# blocks with the narrowest range containing it.
+sub mark_owners {
+    my ($f, $m, $srcbase) = @_;
+    my $br = block_ranges($f, $srcbase) or return undef;
+    my ($best, @own);
+    for my $b (keys %$br) {
+        my $r = $br->{$b} or next;
+        next unless $r->[0] <= $m && $m <= $r->[1];
+        my $w = $r->[1] - $r->[0];
+        if (!defined $best || $w < $best) { ($best, @own) = ($w, $b) }
+        elsif ($w == $best) { push @own, $b }
+    }
+    return { map { $_ => 1 } @own };
+}
+
 sub select_paths {
     my ($f, $sels, $mark, $srcbase) = @_;
     my @r;
   PATH: for my $p (@{ $f->{paths} }) {
         my $lines;
-        for my $s (@$sels) {
+        for my $sel (@$sels) {
+            my $s = $sel;
             my $neg = $s =~ s/^!//;
             my $m;
             if ($s eq '^') { $m = pt_starts_at_entry($p) }
@@ -181,8 +242,13 @@ sub select_paths {
             elsif ($s eq '|') { $m = pt_end_kind($p) eq 'term' }
             else {
                 die "unknown marker $s\n" unless exists $mark->{$s};
-                $lines //= pt_lines($p, $srcbase);
-                $m = $lines->{ $mark->{$s} } ? 1 : 0;
+                my $own = mark_owners($f, $mark->{$s}, $srcbase);
+                if ($own) {
+                    $m = (grep { $own->{$_} } @{ $p->{blocks} }) ? 1 : 0;
+                } else {
+                    $lines //= pt_lines($p, $srcbase);
+                    $m = $lines->{ $mark->{$s} } ? 1 : 0;
+                }
             }
             $m = !$m if $neg;
             next PATH unless $m;
@@ -393,6 +459,23 @@ sub cmd_oracle {
 # of the paths through B.
 sub block_covers {
     my ($f, $b, $lines, $srcbase) = @_;
+    if (block_ranges($f, $srcbase)) {
+        for my $m (@$lines) { my $own = mark_owners($f, $m, $srcbase); return 1 if $own->{$b} }
+        return 0;
+    }
+    if (ref $f->{block_lines} eq 'HASH' && exists $f->{block_lines}{$b}) {
+        my $l = pt_lines({ lines => $f->{block_lines}{$b} }, $srcbase);
+        return scalar grep { $l->{$_} } @$lines;
+    }
+    for my $p (@{ $f->{paths} }) {    # per-block .lines, aligned with .blocks
+        my ($bl, $ln) = ($p->{blocks}, $p->{lines});
+        next unless ref $ln eq 'ARRAY' && @$ln == @$bl;
+        for my $i (0 .. $#$bl) {
+            next unless $bl->[$i] == $b;
+            my $l = pt_lines({ lines => $ln->[$i] }, $srcbase);
+            return scalar grep { $l->{$_} } @$lines;
+        }
+    }
     my $inter;
     for my $p (@{ $f->{paths} }) {
         next unless grep { $_ == $b } @{ $p->{blocks} };
@@ -403,6 +486,7 @@ sub block_covers {
     return scalar grep { $inter->{$_} } @$lines;
 }
 
+if (@ARGV >= 2 && $ARGV[0] eq '--meta') { shift; $META = shift }
 my $cmd = shift // '';
 if ($cmd eq 'sanity') { cmd_sanity(@ARGV) }
 elsif ($cmd eq 'expect') { cmd_expect(@ARGV) }

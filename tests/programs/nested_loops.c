@@ -18,7 +18,8 @@ NOINLINE long nest(int n)
     long s = 0;
     int i = 0;
     while (i < n) {
-        int j = 0;           /*@OUTER*/
+        int j = 0;
+        sink += 7;           /*@OUTER*/
         while (j < i) {
             if ((i + j) & 1) {
                 sink += 1;   /*@ODD*/

@@ -1,0 +1,168 @@
+#!/usr/bin/perl
+# ppdecode.pl PROFILE - an independent reader of pathprof profiles
+# (docs/format.md), written from the format document alone, printing the
+# JSON shape of `pathprof report --json` plus what the tests want to see:
+#
+#   functions[]: name, file, line, flags, checksum, npaths, total,
+#     paths[]: id, count, length, blocks, lines (["first-last",...] per
+#              block, null for a block without lines), edges (real CFG
+#              edges, ENTRY = 0, EXIT = 1, with the closing back edge),
+#              start ("entry" or the bb a path starts at after a dummy
+#              edge), end ("return", "back" (EXIT_DUMMY), "terminal")
+#     verify_edges[]: src, dst, count (bb indices)
+#     block_lines: { bb: "first-last" }
+#
+# It lets the tests cross-check the CLI's decoding (tests/oracle-decode.t)
+# and lets a test run when PP_DECODER=perl is set (no CLI needed).
+use strict;
+use warnings;
+use JSON::PP;
+
+my $file = shift or die "usage: ppdecode.pl PROFILE\n";
+open my $fh, '<:raw', $file or die "$file: $!\n";
+my $data = do { local $/; <$fh> };
+close $fh;
+
+sub fail { die "$file: $_[0]\n" }
+sub u32 { my ($b, $o) = @_; fail("truncated at $o") if $o + 4 > length $b; unpack 'V', substr $b, $o, 4 }
+sub u64 { my ($b, $o) = @_; fail("truncated at $o") if $o + 8 > length $b; unpack 'Q<', substr $b, $o, 8 }
+sub i64 { my ($b, $o) = @_; unpack 'q<', substr $b, $o, 8 }
+
+fail('not a pathprof profile') unless substr($data, 0, 8) eq 'PATHPROF';
+my $ver = u32($data, 8);
+fail("file version $ver, expected 1") unless $ver == 1;
+my $hsize = u32($data, 12);
+my $nsec = u32($data, 40);
+my $psize = u64($data, 48);
+fail('size mismatch') unless length($data) == $hsize + $psize + 8;
+{    # FNV-1a-64 over header + payload, in 32-bit halves (exact in Perl numbers)
+    my ($hi, $lo) = (0xcbf29ce4, 0x84222325);
+    for my $c (unpack 'C*', substr($data, 0, $hsize + $psize)) {
+        $lo ^= $c;
+        my $l = $lo * 0x1b3;
+        my $h = $hi * 0x1b3 + int($l / 4294967296) + (($lo << 8) & 0xffffffff);
+        ($hi, $lo) = ($h % 4294967296, $l % 4294967296);
+    }
+    my $want = u64($data, $hsize + $psize);
+    my $got = $hi * 4294967296 + $lo;
+    fail(sprintf 'checksum %016x, computed %08x%08x', $want, $hi, $lo)
+      unless sprintf('%016x', $want) eq sprintf('%08x%08x', $hi, $lo);
+}
+
+my @funcs;
+my $off = $hsize;
+for (1 .. $nsec) {
+    my $tag = u32($data, $off);
+    my $len = u64($data, $off + 8);
+    my $body = substr $data, $off + 16, $len;
+    $off += 16 + $len;
+    next unless $tag == 2;
+    push @funcs, decode_tu($body);
+}
+
+sub decode_tu {
+    my $s = shift;
+    my $mlen = u64($s, 0);
+    my $m = substr $s, 8, $mlen;
+    fail('bad TU metadata magic') unless substr($m, 0, 4) eq 'PPTM';
+    my $nf = u32($m, 8);
+    my $nstr = u32($m, 12);
+    my $stro = u64($m, 16);
+    my @str;
+    my $o = $stro;
+    for (1 .. $nstr) { my $l = u32($m, $o); push @str, substr $m, $o + 4, $l; $o += 4 + $l }
+    my $co = 8 + $mlen;
+    $co += (8 - $co % 8) % 8;
+    $co = 8 + $mlen + ((8 - $mlen % 8) % 8);
+    my @r;
+    for my $i (0 .. $nf - 1) {
+        my $d = 32 + 64 * $i;
+        my %f = (
+            name => $str[ u32($m, $d) ], file => (u32($m, $d + 4) == 0xffffffff ? undef : $str[ u32($m, $d + 4) ]),
+            checksum => sprintf('%016x', u64($m, $d + 8)), flags => u32($m, $d + 16), line => u32($m, $d + 20),
+            npaths => u64($m, $d + 24),
+        );
+        my $nverify_dir = u32($m, $d + 48);
+        my $det = u64($m, $d + 56);
+        my $nn = u32($m, $det);
+        my @nodes;
+        for my $k (0 .. $nn - 1) {
+            my $b = $det + 4 + 16 * $k;
+            push @nodes, [ u32($m, $b), u32($m, $b + 4), u32($m, $b + 8), u32($m, $b + 12) ];
+        }
+        my $eo = $det + 4 + 16 * $nn;
+        my $ne = u32($m, $eo);
+        my %out;
+        for my $k (0 .. $ne - 1) {
+            my $b = $eo + 4 + 32 * $k;
+            my $e = { src => u32($m, $b), dst => u32($m, $b + 4), kind => u32($m, $b + 8), real_dst => u32($m, $b + 12),
+                val => u64($m, $b + 16) };
+            push @{ $out{ $e->{src} } }, $e;
+        }
+        my $vo = $eo + 4 + 32 * $ne;
+        my $nv = u32($m, $vo);
+        my @ver = map { [ u32($m, $vo + 4 + 8 * $_), u32($m, $vo + 8 + 8 * $_) ] } 0 .. $nv - 1;
+        # counts
+        my $nrec = u64($s, $co);
+        $co += 8;
+        my @paths;
+        my $total = 0;
+        for (1 .. $nrec) {
+            my ($id, $cnt) = (u64($s, $co), u64($s, $co + 8));
+            $co += 16;
+            push @paths, decode_path(\%out, \@nodes, $id, $cnt);
+            $total += $cnt;
+        }
+        my @ve;
+        if ($f{flags} & 8) {
+            for my $k (0 .. $nv - 1) {
+                push @ve, { src => $nodes[ $ver[$k][0] ][0], dst => $nodes[ $ver[$k][1] ][0], count => u64($s, $co) };
+                $co += 8;
+            }
+            $f{verify_edges} = \@ve;
+        }
+        $f{paths} = \@paths;
+        $f{total} = $total;
+        $f{block_lines} = { map { $_->[0] => ($_->[2] ? "$_->[2]-$_->[3]" : undef) } @nodes[ 2 .. $#nodes ] };
+        push @r, \%f;
+    }
+    return @r;
+}
+
+sub decode_path {
+    my ($out, $nodes, $id, $cnt) = @_;
+    my ($node, $r) = (0, $id);
+    my (@blocks, @lines, @edges, $start, $end);
+    my $guard = 0;
+    while ($node != 1) {
+        fail("path $id does not decode") if ++$guard > 1_000_000;
+        my $pick;
+        for my $e (@{ $out->{$node} || [] }) { $pick = $e if $e->{val} <= $r }
+        fail("path $id: no edge out of node $node") unless $pick;
+        $r -= $pick->{val};
+        my $bb = sub { $nodes->[ $_[0] ][0] };
+        if ($pick->{kind} == 0) {
+            push @edges, [ $bb->($pick->{src}), $bb->($pick->{dst}) ];
+            $start //= 'entry';
+            $end = 'return' if $pick->{dst} == 1;
+        } elsif ($pick->{kind} == 1) {
+            $start = $bb->($pick->{dst});
+        } elsif ($pick->{kind} == 2) {
+            push @edges, [ $bb->($pick->{src}), $bb->($pick->{real_dst}) ];
+            $end = 'back';
+        } else {
+            $end = 'terminal';
+        }
+        $node = $pick->{dst};
+        if ($node > 1) {
+            push @blocks, $nodes->[$node][0];
+            my $n = $nodes->[$node];
+            push @lines, $n->[2] ? "$n->[2]-$n->[3]" : undef;
+        }
+    }
+    fail("path $id: remainder $r") if $r;
+    return { id => $id, count => $cnt, length => scalar @blocks, blocks => \@blocks, lines => \@lines,
+        edges => \@edges, start => $start, end => $end };
+}
+
+print JSON::PP->new->canonical->encode({ file => $file, functions => \@funcs }), "\n";
