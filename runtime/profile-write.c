@@ -9,9 +9,15 @@
 #include "registry.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pprt_write_lock(void) { pthread_mutex_lock(&write_lock); }
+void pprt_write_unlock(void) { pthread_mutex_unlock(&write_lock); }
 
 struct encoding {
     pid_t pid;
@@ -63,7 +69,9 @@ void pprt_write_profile(void)
 {
     int saved_errno = errno;
     struct encoding e = {.pid = getpid()};
+    pthread_mutex_lock(&write_lock);
     if (!pprt_registry_finish(encode, &e)) {
+        pthread_mutex_unlock(&write_lock);
         errno = saved_errno;
         return;
     }
@@ -86,5 +94,6 @@ void pprt_write_profile(void)
         free(path);
     }
     pprt_buf_free(&e.buf);
+    pthread_mutex_unlock(&write_lock);
     errno = saved_errno;
 }

@@ -16,10 +16,12 @@
 #define PUBLIC __attribute__((visibility("default")))
 
 /* fork() while another thread holds a lock would leave the child with a
- * lock nobody can release; holding both across fork() prevents it.  Order:
- * registry, then growth (the registry code never grows a table). */
+ * lock nobody can release; holding all of them across fork() prevents it.
+ * Order: write, registry, growth (the same order every other path takes
+ * them in; the registry code never grows a table). */
 static void before_fork(void)
 {
+    pprt_write_lock();
     pprt_registry_lock();
     pthread_mutex_lock(&pprt_hash_grow_lock);
 }
@@ -28,6 +30,7 @@ static void after_fork(void)
 {
     pthread_mutex_unlock(&pprt_hash_grow_lock);
     pprt_registry_unlock();
+    pprt_write_unlock();
 }
 
 static void set_up(void)
