@@ -9,8 +9,8 @@
 #   --tap         print TAP, one test line per (test, -O level)
 # Environment: PP_CFLAGS / PP_LIBS override `pathprof config`;
 #   TORTURE_RUN_TIMEOUT (s, default 20) limits each run.
-# Writes build/torture/results.txt; failing runs keep their files in
-# build/torture/work/NAME-OLEVEL/{native,plugin}/.
+# Writes build/torture/run-all/results.txt (run-LIST for --list LIST.list);
+# failing runs keep their files in .../work/NAME-OLEVEL/{native,plugin}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -57,7 +57,9 @@ else
     torture/extract.sh build
 fi
 export TORTURE_SRC=$root/build/torture/execute
-export TORTURE_WORK=$root/build/torture/work
+out=build/torture/run-$(basename "${list:-all}" .list)
+export TORTURE_WORK=$root/$out/work
+rm -rf "$TORTURE_WORK"
 mkdir -p "$TORTURE_WORK"
 
 if [ -n "$list" ]; then
@@ -66,8 +68,7 @@ else
     names=$(cd "$TORTURE_SRC" && ls -- *.c | sed 's/\.c$//')
 fi
 
-jobsfile=build/torture/jobs.txt results=build/torture/results.txt
-skipped=build/torture/skipped.txt
+jobsfile=$out/jobs.txt results=$out/results.txt skipped=$out/skipped.txt
 : >"$jobsfile"; : >"$skipped"
 ntests=0
 for name in $names; do
@@ -92,7 +93,7 @@ elapsed=$(( $(date +%s) - start ))
 repro() {  # NAME OLEVEL
     local opts
     opts=$(awk -v n="$1" -v o="${2#-O}" '$1 == o && $2 == n { $1 = ""; $2 = ""; print }' "$jobsfile" | sed 's/^ *//')
-    echo "cd build/torture/work/$1$2/plugin && gcc -w $2 $PP_CFLAGS${opts:+ $opts} -c $TORTURE_SRC/$1.c -o t.o && gcc $2 t.o -o t $PP_LIBS -lm && ./t; echo exit=\$?"
+    echo "cd $out/work/$1$2/plugin && gcc -w $2 $PP_CFLAGS${opts:+ $opts} -c $TORTURE_SRC/$1.c -o t.o && gcc $2 t.o -o t $PP_LIBS -lm && ./t; echo exit=\$?"
 }
 
 if [ $tap = 1 ]; then
@@ -133,8 +134,8 @@ for o in $levels; do
     total_native=$((total_native + $(awk -v o="-O$o" '$2 == o && $3 == "pass"' "$results" | wc -l)))
     total_pass=$((total_pass + $(awk -v o="-O$o" '$2 == o && $3 == "pass" && $4 == "pass"' "$results" | wc -l)))
 done
-awk '$3 != "pass" { print $1, $2, $3 }' "$results" >build/torture/native-failures.txt
-echo "(native failures: build/torture/native-failures.txt; skipped: $skipped; ${elapsed}s)"
+awk '$3 != "pass" { print $1, $2, $3 }' "$results" >"$out/native-failures.txt"
+echo "(native failures: $out/native-failures.txt; skipped: $skipped; ${elapsed}s)"
 failed=$((total_native - total_pass))
 if [ $failed -gt 0 ]; then
     echo
