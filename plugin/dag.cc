@@ -304,38 +304,89 @@ sum_out (pp_dag *dag, const std::vector<int> &out)
   return s;
 }
 
+/* What cutting needs at hand: outgoing edges per node (unsorted; counting
+   does not care about order) and the REAL edges into each node.  */
+struct cut_state {
+  std::vector<std::vector<int> > out;
+  std::vector<std::vector<int> > in;
+  std::vector<int> *entry_dummy;
+};
+
+static void
+init_cut_state (const pp_dag *dag, std::vector<int> *entry_dummy,
+                cut_state *cs)
+{
+  cs->out.assign (dag->nodes.size (), std::vector<int> ());
+  cs->in.assign (dag->nodes.size (), std::vector<int> ());
+  cs->entry_dummy = entry_dummy;
+  for (size_t i = 0; i < dag->edges.size (); i++)
+    {
+      cs->out[dag->edges[i].src].push_back ((int) i);
+      if (dag->edges[i].kind == PATHPROF_EDGE_REAL)
+        cs->in[dag->edges[i].dst].push_back ((int) i);
+    }
+}
+
 /* Makes W a cut node: every REAL edge into it ends the path there and a
    new path starts at W.  */
 static void
-cut_node (pp_dag *dag, std::vector<int> *entry_dummy, int w)
+cut_node (pp_dag *dag, cut_state *cs, int w)
 {
   dag->nodes[w].start = true;
-  for (size_t i = 0; i < dag->edges.size (); i++)
+  for (size_t k = 0; k < cs->in[w].size (); k++)
     {
-      pp_edge &e = dag->edges[i];
-      if (e.dst == w && e.kind == PATHPROF_EDGE_REAL && e.src != PP_ENTRY)
-        {
-          e.dst = PP_EXIT;
-          e.kind = PATHPROF_EDGE_EXIT_DUMMY;
-          e.real_dst = w;
-          e.weight = FREE_WEIGHT;
-        }
+      pp_edge &e = dag->edges[cs->in[w][k]];
+      gcc_assert (e.dst == w && e.kind == PATHPROF_EDGE_REAL
+                  && e.src != PP_ENTRY);
+      e.dst = PP_EXIT;
+      e.kind = PATHPROF_EDGE_EXIT_DUMMY;
+      e.real_dst = w;
+      e.weight = FREE_WEIGHT;
     }
-  ensure_entry_dummy (dag, entry_dummy, w);
+  cs->in[w].clear ();
+  size_t before = dag->edges.size ();
+  ensure_entry_dummy (dag, cs->entry_dummy, w);
+  if (dag->edges.size () != before)
+    cs->out[PP_ENTRY].push_back ((int) before);
   dag->ncuts++;
 }
 
-/* Counts paths bottom-up.  With LIMIT, cuts below any node that has more
-   than LIMIT paths (its successor with the most paths first); returns
-   whether something was cut, since counts computed before a cut may be
-   stale.  */
-static bool
-count_paths (pp_dag *dag, const std::vector<int> &order,
-             std::vector<int> *entry_dummy, u128 limit)
+/* The cut that best relieves node V: its immediate post-dominator in the
+   DAG when that can be cut (every path from V goes through it, so after
+   the cut V has only as many paths as V has routes to it: a sequence of
+   if-diamonds is cut at a join, once), else the successor with the most
+   paths.  Returns -1 when nothing below V can be cut.  */
+static int
+choose_cut (const pp_dag *dag, const std::vector<int> &out_v, int ipdom_v)
 {
-  bool cut = false;
-  std::vector<std::vector<int> > out;
-  sorted_out_edges (dag, &out);
+  const pp_node &p = dag->nodes[ipdom_v];
+  if (ipdom_v >= 2 && p.cuttable && !p.start && p.npaths >= 2)
+    return ipdom_v;
+  int best = -1;
+  for (size_t i = 0; i < out_v.size (); i++)
+    {
+      const pp_edge &e = dag->edges[out_v[i]];
+      const pp_node &w = dag->nodes[e.dst];
+      if (e.kind != PATHPROF_EDGE_REAL || !w.cuttable || w.start
+          || w.npaths < 2)
+        continue;
+      if (best < 0 || w.npaths > dag->nodes[best].npaths)
+        best = e.dst;
+    }
+  return best;
+}
+
+/* Counts paths bottom-up, and post-dominators on the way (the DAG's
+   post-dominator tree, rooted at EXIT).  With LIMIT, stops at the first
+   node with more than LIMIT paths that can be relieved, makes one cut, and
+   returns true: counts above it are stale, so the caller sweeps again.  */
+static bool
+count_paths (pp_dag *dag, const std::vector<int> &order, cut_state *cs,
+             u128 limit)
+{
+  size_t n = dag->nodes.size ();
+  const std::vector<std::vector<int> > &out = cs->out;
+  std::vector<int> ipdom (n, PP_EXIT), depth (n, 0);
   for (size_t k = order.size (); k-- > 0;)
     {
       int v = order[k];
@@ -344,33 +395,31 @@ count_paths (pp_dag *dag, const std::vector<int> &order,
           dag->nodes[v].npaths = 1;
           continue;
         }
-      if (v == PP_ENTRY)
-        continue;
       dag->nodes[v].npaths = sum_out (dag, out[v]);
-      while (limit && dag->nodes[v].npaths > limit)
+      int d = -1;
+      for (size_t i = 0; i < out[v].size (); i++)
         {
-          int best = -1;
-          for (size_t i = 0; i < out[v].size (); i++)
-            {
-              const pp_edge &e = dag->edges[out[v][i]];
-              if (e.kind != PATHPROF_EDGE_REAL || !dag->nodes[e.dst].cuttable
-                  || dag->nodes[e.dst].start || dag->nodes[e.dst].npaths < 2)
-                continue;
-              if (best < 0
-                  || dag->nodes[e.dst].npaths
-                       > dag->nodes[dag->edges[out[v][best]].dst].npaths)
-                best = (int) i;
-            }
-          if (best < 0)
-            break;
-          cut_node (dag, entry_dummy, dag->edges[out[v][best]].dst);
-          cut = true;
-          sorted_out_edges (dag, &out);
-          dag->nodes[v].npaths = sum_out (dag, out[v]);
+          int s = dag->edges[out[v][i]].dst;
+          if (d < 0)
+            d = s;
+          while (d != s)
+            if (depth[d] >= depth[s])
+              d = ipdom[d];
+            else
+              s = ipdom[s];
+        }
+      ipdom[v] = d < 0 ? PP_EXIT : d;
+      depth[v] = depth[ipdom[v]] + 1;
+      if (v == PP_ENTRY || !limit || dag->nodes[v].npaths <= limit)
+        continue;
+      int w = choose_cut (dag, out[v], ipdom[v]);
+      if (w >= 0)
+        {
+          cut_node (dag, cs, w);
+          return true;
         }
     }
-  dag->nodes[PP_ENTRY].npaths = sum_out (dag, out[PP_ENTRY]);
-  return cut;
+  return false;
 }
 
 static void
@@ -394,17 +443,21 @@ static bool
 number_paths (pp_dag *dag, std::vector<int> *entry_dummy)
 {
   std::vector<int> order = topo_order (dag);
-  count_paths (dag, order, entry_dummy, 0);
+  cut_state cs;
+  init_cut_state (dag, entry_dummy, &cs);
+  count_paths (dag, order, &cs, 0);
   dag->npaths_uncut = dag->nodes[PP_ENTRY].npaths;
-  u128 limit = pp_opts.max_paths;
-  while (dag->nodes[PP_ENTRY].npaths > pp_opts.max_paths)
+  /* Cut until no node exceeds LIMIT.  While the whole function still has
+     more than max-paths IDs, start again from the uncut DAG with a limit
+     lowered by the factor it missed by (so the final cuts are those of one
+     limit, not an accumulation, and few rounds are needed).  */
+  const std::vector<pp_edge> uncut_edges = dag->edges;
+  const std::vector<pp_node> uncut_nodes = dag->nodes;
+  const std::vector<int> uncut_dummies = *entry_dummy;
+  const u128 max = pp_opts.max_paths;
+  u128 limit = max;
+  while (dag->nodes[PP_ENTRY].npaths > max)
     {
-      /* Cut until no node exceeds LIMIT; then, while the whole function
-         still has too many IDs, halve LIMIT.  */
-      while (count_paths (dag, order, entry_dummy, limit))
-        ;
-      if (dag->nodes[PP_ENTRY].npaths <= pp_opts.max_paths)
-        break;
       if (limit < 2)
         {
           char need[48], bound[48];
@@ -414,10 +467,22 @@ number_paths (pp_dag *dag, std::vector<int> *entry_dummy)
                     "%<-fplugin-arg-pathprof-max-paths%> (now %s)",
                     function_name (cfun),
                     pp_u128_str (dag->nodes[PP_ENTRY].npaths, need),
-                    pp_u128_str (pp_opts.max_paths, bound));
+                    pp_u128_str (max, bound));
           return false;
         }
-      limit /= 2;
+      if (dag->ncuts)
+        {
+          dag->edges = uncut_edges;
+          dag->nodes = uncut_nodes;
+          *entry_dummy = uncut_dummies;
+          dag->ncuts = 0;
+          init_cut_state (dag, entry_dummy, &cs);
+        }
+      while (count_paths (dag, order, &cs, limit))
+        ;
+      u128 total = dag->nodes[PP_ENTRY].npaths;
+      if (total > max)
+        limit /= total / max + 1;   /* at least halves it */
     }
   dag->npaths = dag->nodes[PP_ENTRY].npaths;
   assign_values (dag);

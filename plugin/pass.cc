@@ -80,13 +80,14 @@ describe (const fn_plan &p)
           pp_u128_str (p.dag.npaths, total),
           (p.lay.flags & PATHPROF_FN_HASH) ? "hash" : "array",
           (p.lay.flags & PATHPROF_FN_ATOMIC) ? " (atomic)" : "");
-  if (p.dag.ncuts)
-    inform (DECL_SOURCE_LOCATION (p.node->decl),
-            "pathprof: %qs: cut at %u nodes because its %s%s paths exceed "
-            "max-paths; every path ID stays unique",
-            function_name (DECL_STRUCT_FUNCTION (p.node->decl)), p.dag.ncuts,
-            p.dag.npaths_uncut == ~(unsigned __int128) 0 ? "more than " : "",
-            pp_u128_str (p.dag.npaths_uncut, uncut));
+  if (!p.dag.ncuts)
+    return;
+  bool saturated = p.dag.npaths_uncut == ~(unsigned __int128) 0;
+  inform (DECL_SOURCE_LOCATION (p.node->decl),
+          "pathprof: %qs: cut at %u nodes because its %s paths exceed "
+          "max-paths; every path ID stays unique",
+          function_name (DECL_STRUCT_FUNCTION (p.node->decl)), p.dag.ncuts,
+          saturated ? "2^128 or more" : pp_u128_str (p.dag.npaths_uncut, uncut));
 }
 
 unsigned int
