@@ -1,7 +1,10 @@
 # tests/lib/programs.sh - run one test program of tests/programs/ with and
 # without pathprof and check its profile (source after tap.sh).
 #
-#   pp_program SRC LEVEL [verify|sanitize|...] [-- EXTRA GCC FLAGS]
+#   pp_program SRC LEVEL [verify|sanitize|pp:FLAG...] [-- EXTRA GCC FLAGS]
+#
+# pp:FLAG goes to the instrumented build only, EXTRA FLAGS to both builds;
+# PP_LAST_DIR is left naming the directory of the builds and profile.
 #
 # builds SRC plain and instrumented at LEVEL (O0, O2), runs both with the
 # arguments of its `//! run` line, and checks:
@@ -49,11 +52,12 @@ pp_spec() { perl "$PP_ORACLE" spec "$1" "$2"; }
 # pp_program SRC LEVEL [OPTIONS...] [-- EXTRA FLAGS]
 pp_program() {
     local src=$1 level=$2; shift 2
-    local verify= sanitize= extra=() o
+    local verify= sanitize= extra=() ppextra=()
     while [ $# -gt 0 ]; do
         case $1 in
         verify) verify=1 ;;
         sanitize) sanitize=1 ;;
+        pp:*) ppextra+=("${1#pp:}") ;;
         --) shift; extra=("$@"); break ;;
         *) BAIL_OUT "pp_program: unknown option $1" ;;
         esac
@@ -61,8 +65,10 @@ pp_program() {
     done
     local base tag d
     base=$(basename "$src" .c)
-    tag="$base -$level${verify:+ verify}${sanitize:+ asan+ubsan}"
+    tag="$base -$level${verify:+ verify}${sanitize:+ asan+ubsan}${extra[*]:+ ${extra[*]}}${ppextra[*]:+ ${ppextra[*]}}"
     d=$T/$base-$level${verify:+-v}${sanitize:+-s}
+    [ ${#extra[@]} -gt 0 ] || [ ${#ppextra[@]} -gt 0 ] && d=$d-$(printf '%s' "${extra[*]}${ppextra[*]}" | cksum | cut -d' ' -f1)
+    PP_LAST_DIR=$d
     mkdir -p "$d"
     local args status_spec profile_opt
     args=$(pp_spec "$src" run) || args=
@@ -77,6 +83,7 @@ pp_program() {
     local flags=(-"$level" $cflags "${extra[@]}") ppflags=()
     [ -n "$verify" ] && ppflags+=(-fplugin-arg-pathprof-verify)
     [ -n "$sanitize" ] && ppflags+=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+    ppflags+=("${ppextra[@]}")
 
     if ! pp_cc_plain "$d/plain" "$src" "${flags[@]}"; then
         fail "$tag: builds without pathprof"; return 1

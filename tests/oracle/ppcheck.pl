@@ -56,7 +56,9 @@
 # those, `//! abandoned FUNC K MARKS` states by construction that FUNC has K
 # such partial paths, each ending in the block of one of the marker lines:
 # then direct - derived must be >= 0 on every edge and form a flow whose
-# sinks are exactly blocks covering those markers, K units in all.
+# sinks are exactly blocks covering those markers, K units in all; fewer
+# only when a path starts in such a block (a partial path that started in
+# the block where it was abandoned has no edge between blocks: invisible).
 use strict;
 use warnings;
 use JSON::PP;
@@ -411,6 +413,9 @@ sub cmd_oracle {
         }
         my %all = (%direct, %derived);
         my @bad;
+        # docs/format.md: the real edges of a path are those between blocks or
+        # to EXIT; an ENTRY edge, if the report lists it, has no direct counter
+        for my $e (grep { /^0>/ && !exists $direct{$_} } keys %all) { delete $all{$e}; delete $derived{$e} }
         for my $e (sort keys %all) {
             push @bad, "edge $e is on executed paths but has no direct counter" unless exists $direct{$e};
         }
@@ -441,7 +446,19 @@ sub cmd_oracle {
             $ksink += $net{$b};
             push @bad, "block $b: $net{$b} partial path(s) end here" unless block_covers($f, $b, \@mlines, $srcbase);
         }
-        push @bad, "$ksink partial paths found, expected $ab->{k}" if $ksink != $ab->{k};
+        # A partial path that started in the very block where it was
+        # abandoned (the function's first block, a loop header, a cut node:
+        # the plugin may cut paths before calls that can leave the frame)
+        # has no edge between blocks, so it is invisible in the difference.
+        if ($ksink != $ab->{k}) {
+            my %starts;
+            for my $p (@{ $f->{paths} }) { $starts{ $p->{blocks}[0] } = 1 if @{ $p->{blocks} } }
+            my @zs = grep { $starts{$_} && block_covers($f, $_, \@mlines, $srcbase) } keys %starts;
+            if ($ksink > $ab->{k} || !@zs) {
+                push @bad, "$ksink partial paths found, expected $ab->{k}"
+                  . (@zs ? '' : ' (no path starts in a block holding the markers, so none can be invisible)');
+            }
+        }
         result(!@bad, "$name: direct - derived = $ab->{k} abandoned partial paths ending at @{$ab->{marks}}",
           @bad, @bad ? (describe_paths($f, $srcbase), 'direct: ' . join(' ', map { "$_=$direct{$_}" } sort keys %direct)) : ());
     }

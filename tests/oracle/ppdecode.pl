@@ -6,7 +6,8 @@
 #   functions[]: name, file, line, flags, checksum, npaths, total,
 #     paths[]: id, count, length, blocks, lines (["first-last",...] per
 #              block, null for a block without lines), edges (real CFG
-#              edges, ENTRY = 0, EXIT = 1, with the closing back edge),
+#              edges between blocks or to EXIT = 1, with the closing back edge;
+#              docs/format.md leaves ENTRY edges out),
 #              start ("entry" or the bb a path starts at after a dummy
 #              edge), end ("return", "back" (EXIT_DUMMY), "terminal")
 #     verify_edges[]: src, dst, count (bb indices)
@@ -142,7 +143,8 @@ sub decode_path {
         $r -= $pick->{val};
         my $bb = sub { $nodes->[ $_[0] ][0] };
         if ($pick->{kind} == 0) {
-            push @edges, [ $bb->($pick->{src}), $bb->($pick->{dst}) ];
+            # docs/format.md: real edges whose ends are both blocks or whose dst is EXIT
+            push @edges, [ $bb->($pick->{src}), $bb->($pick->{dst}) ] if $pick->{src} != 0;
             $start //= 'entry';
             $end = 'return' if $pick->{dst} == 1;
         } elsif ($pick->{kind} == 1) {

@@ -46,6 +46,7 @@ int main(void)
     printf("a %ld b %ld\n", a, b);
     return 0;
 }
+//! cflags -pthread
 //! expect worker paths(A) = 3 * 4 * 25000
 //! expect worker paths(B) = 3 * 4 * 75000
 //! expect worker paths(^ A) = 3

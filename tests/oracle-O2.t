@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The edge oracle at -O2, independent of the numbering: every test program
+# is built with -fplugin-arg-pathprof-verify; each real CFG edge's count is
+# derived from the path counts (sum of the counts of the paths whose .edges
+# hold it) and compared with the plugin's direct edge counters
+# (verify_edges).  They must be equal, except in the functions whose
+# activations are abandoned by exit() in a callee or by longjmp (the
+# programs' `//! abandoned` lines give the number by construction; see
+# tests/oracle/ppcheck.pl).  The programs' expectations must also hold in
+# the verify build.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/programs.sh"
+pp_require_build
+perl "$TAP_ROOT/tests/lib/gen-switch.pl" 300 >"$T/bigswitch.c" || BAIL_OUT "gen-switch.pl failed"
+for src in "$PP_PROGRAMS"/*.c "$T/bigswitch.c"; do
+    pp_program "$src" O2 verify
+done
+done_testing
