@@ -8,26 +8,27 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Opens PATH.tmp.PID.N exclusively.  Not mkstemp: it creates mode 0600,
- * and a profile should get the usual 0666 & ~umask like any output file
- * (reading the umask is not thread-safe). */
-static int open_temporary(const char *path, char **tmp)
+/* Opens PATH.tmp.PID.N exclusively into *FD, its name in *TMP (malloc'd);
+ * returns 0 or an errno value.  Not mkstemp: it creates mode 0600, and a
+ * profile should get the usual 0666 & ~umask like any output file (reading
+ * the umask is not thread-safe). */
+static int open_temporary(const char *path, char **tmp, int *fd)
 {
     size_t size = strlen(path) + 64;
     *tmp = malloc(size);
     if (*tmp == NULL)
-        return -ENOMEM;
+        return ENOMEM;
     int err = EEXIST;
     for (unsigned n = 0; n < 100 && err == EEXIST; n++) {
         snprintf(*tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), n);
-        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            return fd;
+        *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (*fd >= 0)
+            return 0;
         err = errno;
     }
     free(*tmp);
     *tmp = NULL;
-    return -err;
+    return err ? err : EIO;
 }
 
 static int write_all(int fd, const unsigned char *p, size_t len)
@@ -72,12 +73,12 @@ int pprt_write_file_atomically(const char *path, const void *data, size_t len,
                                const char **step)
 {
     char *tmp;
-    int fd = open_temporary(path, &tmp);
-    if (fd < 0) {
+    int fd;
+    int err = open_temporary(path, &tmp, &fd);
+    if (err != 0) {
         *step = "create a temporary file beside it";
-        return -fd;
+        return err;
     }
-    int err;
     if ((err = write_all(fd, data, len)) != 0)
         *step = "write";
     else if (fsync(fd) != 0)

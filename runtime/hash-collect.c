@@ -84,7 +84,11 @@ void pprt_hash_merge_slot(uint64_t *dest, uint64_t src_value)
         *dest = src_value;
         return;
     }
-    while (r->next_instance)
-        r = r->next_instance;
+    /* Insert SRC's chain right after R: O(1) however many times a library
+     * was loaded, and the order of the chain does not matter (it is summed). */
+    struct pprt_hash_root *tail = src;
+    while (tail->next_instance)
+        tail = tail->next_instance;
+    tail->next_instance = r->next_instance;
     r->next_instance = src;
 }
