@@ -74,6 +74,26 @@ static void out_path(FILE *out, const struct pp_func_meta *m, const struct pp_pa
             path_end_name(path_end_kind(m, &s->path)));
 }
 
+/* Each block's own source range, so a consumer can tell which block runs
+ * a line without intersecting paths. */
+static void out_block_lines(FILE *out, const struct pp_func_meta *m)
+{
+    const char *sep = "";
+    uint32_t i;
+    struct line_range r;
+
+    fputs(",\n   \"block_lines\":{", out);
+    for (i = 2; i < m->nnodes; i++) {
+        if (!node_lines(&m->nodes[i], &r))
+            continue;
+        fprintf(out, "%s\"%" PRIu32 "\":\"", sep, m->nodes[i].bb);
+        json_string_body(out, r.file);
+        fprintf(out, ":%" PRIu32 "-%" PRIu32 "\"", r.first, r.last);
+        sep = ",";
+    }
+    fputc('}', out);
+}
+
 static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
                          struct pp_error *err)
 {
@@ -116,6 +136,7 @@ static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
         out_path(out, m, &order[i], &s);
     }
     fputs(n ? "\n   ]" : "]", out);
+    out_block_lines(out, m);
     if (m->flags & PATHPROF_FN_VERIFY) {
         fputs(",\n   \"verify_edges\":[", out);
         for (i = 0; i < m->nverify; i++)

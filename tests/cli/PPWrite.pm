@@ -1,0 +1,223 @@
+# PPWrite.pm - writing pathprof profiles for the CLI tests, from
+# docs/format.md alone (independent of the runtime's writer), and keeping a
+# map of where every field went so tests can damage one field precisely.
+package PPWrite;
+use strict;
+use warnings;
+use Exporter 'import';
+our @EXPORT_OK = qw(fnv1a64 reseal profile_bytes);
+
+use constant NONE => 0xffffffff;
+
+# FNV-1a-64 in 32-bit halves: every intermediate stays below 2^53, so the
+# arithmetic is exact whatever Perl's integer size.
+sub fnv1a64 {
+    my ($data) = @_;
+    my ($hi, $lo) = (0xcbf29ce4, 0x84222325);
+    for my $c (unpack 'C*', $data) {
+        $lo ^= $c;
+        my $l = $lo * 0x1b3;
+        my $h = $hi * 0x1b3 + int($l / 4294967296) + (($lo << 8) & 0xffffffff);
+        ($hi, $lo) = ($h % 4294967296, $l % 4294967296);
+    }
+    return pack('V V', $lo, $hi);    # little-endian u64
+}
+
+# Recomputes the trailer of a profile whose last 8 bytes are the checksum.
+sub reseal {
+    my ($bytes) = @_;
+    my $body = substr($bytes, 0, length($bytes) - 8);
+    return $body . fnv1a64($body);
+}
+
+# A buffer that remembers where each named field was written.
+sub new_buf { return { data => '', map => [] } }
+
+sub put {
+    my ($b, $name, $fmt, $value) = @_;
+    my $bytes = pack $fmt, $value;
+    push @{ $b->{map} }, [$name, length $b->{data}, length $bytes] if defined $name;
+    $b->{data} .= $bytes;
+}
+
+sub append {    # appends buffer $c, its map shifted and prefixed
+    my ($b, $c, $prefix) = @_;
+    my $at = length $b->{data};
+    push @{ $b->{map} }, map { [$prefix . $_->[0], $_->[1] + $at, $_->[2]] } @{ $c->{map} };
+    $b->{data} .= $c->{data};
+}
+
+# One TU blob. $tu->{funcs}: see mkprofile.pl. Returns (buffer, counts buffer).
+sub tu_blob {
+    my ($tu) = @_;
+    my (@strings, %index);
+    my $str = sub {
+        my $s = shift;
+        return NONE unless defined $s;
+        unless (exists $index{$s}) { $index{$s} = @strings; push @strings, $s; }
+        return $index{$s};
+    };
+    my @funcs = @{ $tu->{funcs} };
+    # Intern every string first, so the table is complete before layout.
+    for my $f (@funcs) {
+        $str->($f->{name});
+        $str->($f->{file});
+        $str->($_->[1]) for @{ $f->{nodes} };
+    }
+    my $strtab = new_buf();
+    for my $i (0 .. $#strings) {
+        put($strtab, "str$i.len", 'V', length $strings[$i]);
+        put($strtab, "str$i.bytes", 'a*', $strings[$i]);
+    }
+    my (@details, $ncounters);
+    $ncounters = 0;
+    for my $f (@funcs) {
+        my $d = new_buf();
+        put($d, 'nnodes', 'V', scalar @{ $f->{nodes} });
+        my $i = 0;
+        for my $n (@{ $f->{nodes} }) {
+            put($d, "node$i.bb", 'V', $n->[0]);
+            put($d, "node$i.file", 'V', $str->($n->[1]));
+            put($d, "node$i.line_first", 'V', $n->[2]);
+            put($d, "node$i.line_last", 'V', $n->[3]);
+            $i++;
+        }
+        put($d, 'nedges', 'V', scalar @{ $f->{edges} });
+        $i = 0;
+        for my $e (@{ $f->{edges} }) {
+            my ($src, $dst, $kind, $real_dst, $val, $inc) = @$e;
+            put($d, "edge$i.src", 'V', $src);
+            put($d, "edge$i.dst", 'V', $dst);
+            put($d, "edge$i.kind", 'V', $kind);
+            put($d, "edge$i.real_dst", 'V', $real_dst // NONE);
+            put($d, "edge$i.val", 'Q<', $val);
+            put($d, "edge$i.inc", 'q<', $inc // 0);
+            $i++;
+        }
+        my @verify = @{ $f->{verify} // [] };
+        put($d, 'nverify_detail', 'V', scalar @verify);
+        $i = 0;
+        for my $v (@verify) {
+            put($d, "verify$i.src", 'V', $v->[0]);
+            put($d, "verify$i.dst", 'V', $v->[1]);
+            $i++;
+        }
+        push @details, $d;
+        # Counters: array mode npaths, hash mode one slot, then verify counters.
+        $f->{counter_offset} = $ncounters;
+        $ncounters += ($f->{flags} & 1) ? 1 : $f->{npaths};
+        $f->{verify_offset} = @verify ? $ncounters : 0;
+        $ncounters += @verify;
+    }
+    my $dir_size = 64 * @funcs;
+    my $strtab_offset = 32 + $dir_size;
+    my $at = $strtab_offset + length $strtab->{data};
+    my @detail_offset;
+    for my $d (@details) { push @detail_offset, $at; $at += length $d->{data}; }
+
+    my $b = new_buf();
+    put($b, 'meta.magic', 'a4', 'PPTM');
+    put($b, 'meta.version', 'V', $tu->{meta_version} // 1);
+    put($b, 'meta.nfuncs', 'V', scalar @funcs);
+    put($b, 'meta.nstrings', 'V', scalar @strings);
+    put($b, 'meta.strtab_offset', 'Q<', $strtab_offset);
+    put($b, 'meta.ncounters', 'Q<', $ncounters);
+    for my $i (0 .. $#funcs) {
+        my $f = $funcs[$i];
+        my $p = "f$i.";
+        put($b, $p . 'name', 'V', $str->($f->{name}));
+        put($b, $p . 'file', 'V', $str->($f->{file}));
+        put($b, $p . 'checksum', 'Q<', $f->{checksum});
+        put($b, $p . 'flags', 'V', $f->{flags});
+        put($b, $p . 'line', 'V', $f->{line});
+        put($b, $p . 'npaths', 'Q<', $f->{npaths});
+        put($b, $p . 'counter_offset', 'Q<', $f->{counter_offset});
+        put($b, $p . 'verify_offset', 'Q<', $f->{verify_offset});
+        put($b, $p . 'nverify', 'V', scalar @{ $f->{verify} // [] });
+        put($b, $p . 'reserved', 'V', 0);
+        put($b, $p . 'detail_offset', 'Q<', $detail_offset[$i]);
+    }
+    append($b, $strtab, '');
+    append($b, $details[$_], "f$_.") for 0 .. $#details;
+    # Unreferenced filler so the blob length is not a multiple of 8 and the
+    # padding after it is exercised (blobs may hold bytes nothing points to).
+    my $r = length($b->{data}) % 8;
+    put($b, 'meta.filler', 'a*', 'x' x ($r == 4 ? 0 : (12 - $r) % 8));    # length = 4 mod 8
+
+    my $c = new_buf();
+    for my $i (0 .. $#funcs) {
+        my $f = $funcs[$i];
+        my @rec = @{ $f->{records} // [] };
+        put($c, "f$i.nrecords", 'Q<', scalar @rec);
+        my $r = 0;
+        for (@rec) {
+            put($c, "f$i.rec$r.id", 'Q<', $_->[0]);
+            put($c, "f$i.rec$r.count", 'Q<', $_->[1]);
+            $r++;
+        }
+        if ($f->{flags} & 8) {
+            my $k = 0;
+            put($c, "f$i.vcount" . $k++, 'Q<', $_) for @{ $f->{vcounts} };
+        }
+    }
+    return ($b, $c);
+}
+
+# The whole profile: $p->{program}, {cmdline}, {pid}, {time}, {tus}, {extra_sections}.
+sub profile_bytes {
+    my ($p) = @_;
+    my @sections;
+    my $prog = new_buf();
+    put($prog, 'program.len', 'V', length $p->{program});
+    put($prog, 'program.bytes', 'a*', $p->{program});
+    put($prog, 'cmdline.len', 'V', length $p->{cmdline});
+    put($prog, 'cmdline.bytes', 'a*', $p->{cmdline});
+    put($prog, 'array_updates', 'Q<', $p->{array_updates});
+    put($prog, 'hash_updates', 'Q<', $p->{hash_updates});
+    put($prog, 'lost_after_write', 'Q<', 0);
+    push @sections, [1, $prog, 'program.'];
+    my $t = 0;
+    for my $tu (@{ $p->{tus} }) {
+        my ($blob, $counts) = tu_blob($tu);
+        my $s = new_buf();
+        put($s, 'meta_len', 'Q<', length $blob->{data});
+        append($s, $blob, '');
+        put($s, 'pad', 'a*', "\0" x ((8 - length($blob->{data}) % 8) % 8));
+        append($s, $counts, '');
+        push @sections, [2, $s, "tu$t."];
+        $t++;
+    }
+    for my $x (@{ $p->{extra_sections} // [] }) {
+        my $s = new_buf();
+        put($s, 'bytes', 'a*', $x->[1]);
+        push @sections, [$x->[0], $s, "extra$x->[0]."];
+    }
+    my $payload = new_buf();
+    my $i = 0;
+    for my $sec (@sections) {
+        my ($tag, $s, $prefix) = @$sec;
+        put($payload, "sec$i.tag", 'V', $tag);
+        put($payload, "sec$i.reserved", 'V', 0);
+        put($payload, "sec$i.length", 'Q<', length $s->{data});
+        append($payload, $s, $prefix);
+        $i++;
+    }
+    my $f = new_buf();
+    put($f, 'header.magic', 'a8', 'PATHPROF');
+    put($f, 'header.version', 'V', 1);
+    put($f, 'header.header_size', 'V', 64);
+    put($f, 'header.mode', 'V', 1);
+    put($f, 'header.flags', 'V', 0);
+    put($f, 'header.pid', 'Q<', $p->{pid});
+    put($f, 'header.time', 'Q<', $p->{time});
+    put($f, 'header.nsections', 'V', scalar @sections);
+    put($f, 'header.reserved', 'V', 0);
+    put($f, 'header.payload_size', 'Q<', length $payload->{data});
+    put($f, 'header.reserved2', 'Q<', 0);
+    append($f, $payload, '');
+    push @{ $f->{map} }, ['trailer', length $f->{data}, 8];
+    $f->{data} .= fnv1a64($f->{data});
+    return $f;
+}
+
+1;
