@@ -90,6 +90,32 @@ describe (const fn_plan &p)
           saturated ? "2^128 or more" : pp_u128_str (p.dag.npaths_uncut, uncut));
 }
 
+/* Calls to a function that was pure or const carry no virtual definition;
+   now that it writes memory, every call statement must be rescanned and
+   the virtual SSA web rebuilt, in every function (as GCC's own profiler
+   does), or later passes work on wrong memory dependences.  */
+void
+refresh_call_vops (void)
+{
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      function *fn = DECL_STRUCT_FUNCTION (node->decl);
+      if (!gimple_has_body_p (node->decl) || !fn || !fn->cfg
+          || !gimple_in_ssa_p (fn))
+        continue;
+      push_cfun (fn);
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, cfun)
+        for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+             gsi_next (&gsi))
+          if (is_gimple_call (gsi_stmt (gsi)))
+            update_stmt (gsi_stmt (gsi));
+      update_ssa (TODO_update_ssa);
+      pop_cfun ();
+    }
+}
+
 unsigned int
 execute_pathprof (void)
 {
@@ -160,6 +186,7 @@ execute_pathprof (void)
     }
 
   tree counters = pp_meta_counters (ncounters);
+  bool dropped_pure_const = false;
   for (size_t i = 0; i < plans.size (); i++)
     {
       fn_plan *p = plans[i];
@@ -176,12 +203,16 @@ execute_pathprof (void)
         loops_state_set (LOOPS_NEED_FIXUP);
       cleanup_tree_cfg ();
       /* The probes write memory: a pure or const function is neither.  */
+      if (TREE_READONLY (p->node->decl) || DECL_PURE_P (p->node->decl))
+        dropped_pure_const = true;
       p->node->set_const_flag (false, false);
       p->node->set_pure_flag (false, false);
       cgraph_edge::rebuild_edges ();
       pop_cfun ();
       delete p;
     }
+  if (dropped_pure_const)
+    refresh_call_vops ();
   pp_meta_finish ();
   return 0;
 }
