@@ -5,6 +5,7 @@
 #   ppcheck.pl sanity   JSON              structural checks on every function
 #   ppcheck.pl expect   SRC JSON LEVEL    the program's `//! expect` lines
 #   ppcheck.pl oracle   SRC JSON          derived edge counts == verify_edges
+#   ppcheck.pl gcov     SRC JSON GCOV.json   marker lines against gcov (see cmd_gcov)
 #   ppcheck.pl spec     SRC KEY           print a `//! KEY ...` value (run, status...)
 #   --meta DECODED.json (first): per-block lines from tests/oracle/ppdecode.pl
 #   when the report gives lines per path only
@@ -176,6 +177,10 @@ sub find_function {
     return (undef, "function $name listed " . scalar(@exact) . " times") if @exact > 1;
     my @m = grep { $_->{name} =~ /^\Q$name\E(?:\.\w+)+$/ } @{ $j->{functions} };
     return ($m[0]) if @m == 1;
+    if (!@m && $name =~ /^([^.]+)\./) {    # gcov's `inner.0`; the profile may say `inner`
+        my ($f, $why) = find_function($j, $1);
+        return ($f, $why && "$why (looked for $name)");
+    }
     return (undef, "no function named $name in the profile") unless @m;
     return (undef, "several functions match $name: " . join(' ', map { $_->{name} } @m));
 }
@@ -504,10 +509,49 @@ sub block_covers {
 }
 
 if (@ARGV >= 2 && $ARGV[0] eq '--meta') { shift; $META = shift }
+# gcov: GCC's own line counts (--coverage build of the same program) are
+# the ground truth for marker lines: paths(MARK) must equal the line's gcov
+# count, less the executions on abandoned partial paths, which the program
+# states by construction as `//! gcov-extra MARK N` (default 0).
+sub cmd_gcov {
+    my ($src, $jf, $gf, $label) = @_;
+    $label //= '';
+    my $j = load_json($jf);
+    my $g = JSON::PP->new->decode(slurp($gf));
+    my ($mark, $specs) = read_src($src);
+    my $srcbase = (split m{/}, $src)[-1];
+    my %extra;
+    for (@$specs) { $extra{$1} = $2 if $_->[1] =~ /^gcov-extra\s+(\w+)\s+(\d+)$/ }
+    my %gl;    # line -> [count, function]
+    for my $f (@{ $g->{files} }) {
+        next unless (split m{/}, $f->{file})[-1] eq $srcbase;
+        for my $l (@{ $f->{lines} }) { $gl{ $l->{line_number} } = [ $l->{count}, $l->{function_name} ] }
+    }
+    for my $m (sort { $mark->{$a} <=> $mark->{$b} } keys %$mark) {
+        my $line = $mark->{$m};
+        my $name = "$label$srcbase:$line marker $m: paths covering it = gcov line count"
+          . ($extra{$m} ? " - $extra{$m} (abandoned)" : '');
+        my $gc = $gl{$line};
+        unless ($gc) { result(0, $name, "gcov has no count for line $line"); next }
+        my ($gcount, $fname) = @$gc;
+        my ($f, $why) = find_function($j, $fname);
+        unless ($f) {
+            result($gcount == 0, $name, "gcov count $gcount in $fname, " . ($why // ''));
+            next;
+        }
+        my $got = 0;
+        $got += $_->{count} for select_paths($f, [$m], $mark, $srcbase);
+        my $want = $gcount - ($extra{$m} // 0);
+        result($got == $want, $name, "paths covering line $line: $got; gcov: $gcount; expected $want",
+            describe_paths($f, $srcbase));
+    }
+}
+
 my $cmd = shift // '';
 if ($cmd eq 'sanity') { cmd_sanity(@ARGV) }
 elsif ($cmd eq 'expect') { cmd_expect(@ARGV) }
 elsif ($cmd eq 'oracle') { cmd_oracle(@ARGV) }
+elsif ($cmd eq 'gcov') { cmd_gcov(@ARGV) }
 elsif ($cmd eq 'spec') {
     my ($m, $s) = read_src($ARGV[0]);
     my $v = spec_value($s, $ARGV[1]);

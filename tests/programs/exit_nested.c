@@ -44,3 +44,6 @@ int main(void)
 //! expect main paths($) = 0
 //! abandoned level2 1 L2CALL
 //! abandoned main 1 MAINCALL
+//! gcov-extra L2 1
+//! gcov-extra L2CALL 1
+//! gcov-extra MAINCALL 1

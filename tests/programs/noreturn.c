@@ -47,3 +47,4 @@ int main(void)
 //! expect main paths(CHECK) = 20
 //! expect main paths($) = 1
 //! abandoned main 5 CHECK
+//! gcov-extra CHECK 5

@@ -65,3 +65,6 @@ int main(void)
 //! expect run paths($) = 1
 //! abandoned middle 5 MID_CALL
 //! abandoned run 5 CALL
+//! gcov-extra MID_BEFORE 5
+//! gcov-extra MID_CALL 5
+//! gcov-extra CALL 5
