@@ -100,10 +100,10 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
     if (!string_index_ok(tu, name, false))
         return pp_fail(err, "name string index %" PRIu32 " out of range (%" PRIu32 " strings)",
                        name, tu->nstrings);
+    f->name = tu->strings[name];
     if (!string_index_ok(tu, file, true))
         return pp_fail(err, "file string index %" PRIu32 " out of range (%" PRIu32 " strings)",
                        file, tu->nstrings);
-    f->name = tu->strings[name];
     f->file = string_or_null(tu, file);
 
     /* Not needed to read the counts, but a blob whose counters do not fit its

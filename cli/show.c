@@ -61,7 +61,7 @@ static void out_show(FILE *out, const struct pp_func *f, const struct path *p,
             m->npaths, m->npaths - 1);
     fprintf(out, "count     %" PRIu64 "\nlength    %" PRIu32 " blocks\n", count_of(f, p->id),
             path_nblocks(p));
-    fputs("          ", out);
+    fputs("runs      ", out);
     out_path_ends(out, m, p);
     fputs("\n\nedges (values add up to the path ID)\n", out);
     for (i = 0; i < p->nedges; i++) {

@@ -12,10 +12,11 @@
 # --reseal recomputes the FNV-1a trailer afterwards (so the damage reaches
 # the parser instead of being caught by the checksum).
 #
-#   patch.pl --sweep IN DIR   writes DIR/trunc-N (every length), DIR/flip-N
-#   (every byte inverted), DIR/rflip-N and DIR/rflip1-N (byte inverted / low
-#   bit flipped, resealed) and DIR/rtrunc-N (payload cut at N with the header
-#   size fixed, resealed), for exhaustive damage tests.
+#   patch.pl --sweep IN DIR [STRIDE]   writes DIR/trunc-N (the first N
+#   bytes), DIR/flip-N (byte N inverted), DIR/rflip-N and DIR/rflip1-N (byte
+#   N inverted / its low bit flipped, resealed) and DIR/rtrunc-N (payload
+#   cut at N with the header's size fixed, resealed) for every STRIDE-th N
+#   (default 1: every offset), for exhaustive damage tests.
 use strict;
 use warnings;
 use FindBin;
@@ -34,10 +35,12 @@ sub set_le {
 }
 
 if (@ARGV && $ARGV[0] eq '--sweep') {
-    my (undef, $in, $dir) = @ARGV;
+    my (undef, $in, $dir, $stride) = @ARGV;
+    $stride ||= 1;
     my $d = slurp($in);
     my $n = length $d;
     for my $i (0 .. $n - 1) {
+        next if $i % $stride;
         spew("$dir/trunc-$i", substr($d, 0, $i));
         my $x = $d;
         substr($x, $i, 1) = chr(ord(substr($x, $i, 1)) ^ 0xff);
