@@ -19,6 +19,8 @@
 #define PATHPROF_FN_CUT 2u
 #define PATHPROF_FN_ATOMIC 4u
 #define PATHPROF_FN_VERIFY 8u
+#define PATHPROF_FN_STREAM 16u  /* stream mode: npaths IDs at counter_offset */
+#define PATHPROF_FN_RESUME 32u  /* has resume points: emits ENTER/RESUME */
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u
@@ -42,6 +44,20 @@
 
 /* Profile modes. */
 #define PATHPROF_MODE_COUNT 1u
+#define PATHPROF_MODE_STREAM 2u
+
+/* Stream events (docs/streaming.md, section 1). */
+#define PATHPROF_EV_MARKER (1ull << 63)
+#define PATHPROF_EV_RET (1ull << 62)
+#define PATHPROF_EV_START (1ull << 61)
+#define PATHPROF_EV_INDEX_MASK ((1ull << 61) - 1)
+#define PATHPROF_MARK_ENTER 1u
+#define PATHPROF_MARK_RESUME 2u
+#define PATHPROF_MARK(kind, payload)                                          \
+    (PATHPROF_EV_MARKER | ((uint64_t)(kind) << 56) |                          \
+     ((uint64_t)(payload) & ((1ull << 56) - 1)))
+#define PATHPROF_MARK_KIND(ev) ((unsigned)(((ev) >> 56) & 0x7f))
+#define PATHPROF_MARK_PAYLOAD(ev) ((ev) & ((1ull << 56) - 1))
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +71,22 @@ void __pathprof_register_tu(uint32_t abi_version, const unsigned char *meta,
 void __pathprof_unregister_tu(uint64_t *counters);
 /* Hash-mode path end: SLOT is &counters[counter_offset]. Thread-safe. */
 void __pathprof_hash_count(uint64_t *slot, uint64_t path_id);
+
+/* Stream mode.  BASES[0] is the TU's path base (tu_base), BASES[1] its
+   function base; both are written by the runtime at registration. */
+void __pathprof_register_stream_tu(uint32_t abi_version,
+                                   const unsigned char *meta,
+                                   uint64_t meta_len, uint64_t *bases);
+void __pathprof_unregister_stream_tu(uint64_t *bases);
+/* The probe's slow path: the thread's chunk is full or not yet there.
+   Stores EV itself. */
+void __pathprof_emit_slow(uint64_t ev);
+/* The probe's cursor into the thread's current chunk, and its end
+   (initial-exec TLS; both NULL until the thread's first event). */
+extern __thread uint64_t *__pathprof_cur
+    __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t *__pathprof_end
+    __attribute__((tls_model("initial-exec")));
 
 #ifdef __cplusplus
 }
