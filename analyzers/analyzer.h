@@ -1,0 +1,56 @@
+/* analyzer.h - the one small interface every analyzer implements
+ * (docs/streaming.md, section 6).
+ *
+ * Threads: open/close/merge/write run in the runtime's control thread or in
+ * one analyzer thread; thread_begin/consume/thread_end run in the analyzer
+ * thread that owns the producer's channel, never concurrently for one
+ * analyzer instance.  An analyzer never sees the producers' memory: only
+ * batches of events, in the order the producer emitted them. */
+#ifndef PATHPROF_ANALYZER_H
+#define PATHPROF_ANALYZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytebuf.h"
+
+#pragma GCC visibility push(hidden)
+
+/* What an analyzer may ask about the registered code: map a global path
+ * index (event bits 0..60) to its TU and function.  Safe to call from an
+ * analyzer thread inside consume(); the runtime keeps the map valid (RCU)
+ * while any event referring to a TU can still be in flight. */
+struct pp_path_ref {
+    const unsigned char *meta;  /* the TU's metadata blob */
+    uint64_t meta_len;
+    uint64_t tu_base;           /* the TU's first global path index */
+    uint64_t tu_id;             /* registration order, from 0 */
+    uint32_t func;              /* index in the TU's directory */
+    uint64_t path_id;           /* ID within the function */
+};
+/* Returns 0 when INDEX belongs to no registered TU. */
+int pp_lookup_path(uint64_t index, struct pp_path_ref *out);
+
+struct pp_analyzer {
+    const char *name;
+    /* One instance per analyzer thread. */
+    void *(*open)(void);
+    /* A producer stream (one thread's events) starts; TID numbers producer
+     * threads of the process from 1 in registration order. */
+    void *(*thread_begin)(void *a, uint32_t tid);
+    void (*consume)(void *a, void *t, const uint64_t *ev, size_t n);
+    void (*thread_end)(void *a, void *t);
+    /* Folds instance FROM into INTO (after every stream has ended). */
+    void (*merge)(void *into, void *from);
+    /* Appends this analyzer's sections (tag, reserved, length, bytes: see
+     * docs/format.md) to OUT; *NSECTIONS is incremented per section. */
+    void (*write)(void *a, struct pprt_buf *out, uint32_t *nsections);
+    void (*close)(void *a);
+};
+
+/* The analyzers built in, NULL-terminated (analyzers/registry.c). */
+extern const struct pp_analyzer *const pp_analyzers[];
+
+#pragma GCC visibility pop
+
+#endif
