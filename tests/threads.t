@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Multithreaded counting: tests/programs/threads.c (3 rounds of 4 threads
 # created and joined in loops) built with -pthread must count exactly the
-# known numbers of paths summed over the threads: with -pthread alone
-# (docs/plugin-args.md: update defaults to atomic then), with
-# update=atomic, in hash mode (hash-threshold=1: hash updates are always
+# known numbers of paths summed over the threads: with
+# -fprofile-update=atomic (its `//! cflags`; docs/plugin-args.md: the
+# plugin follows it, while -pthread alone does not reach the compiler),
+# with update=atomic, in hash mode (hash-threshold=1: hash updates are always
 # thread-safe), with the edge oracle, and under ThreadSanitizer (no race
 # report: the counters are updated atomically).
 . "$(dirname "$0")/lib/tap.sh"
@@ -23,7 +24,7 @@ atomic_flag() {    # the worker function's directory flags must have ATOMIC (4) 
 
 for level in O0 O2; do
     pp_program "$src" $level
-    atomic_flag "threads -$level -pthread"
+    atomic_flag "threads -$level -fprofile-update=atomic"
     pp_program "$src" $level pp:-fplugin-arg-pathprof-update=atomic verify
     pp_program "$src" $level pp:-fplugin-arg-pathprof-hash-threshold=1
     atomic_flag "threads -$level hash mode"
@@ -31,7 +32,7 @@ done
 
 echo 'int main(void){return 0;}' >"$T/probe.c"
 if gcc -fsanitize=thread "$T/probe.c" -o "$T/probe" 2>/dev/null && "$T/probe" 2>/dev/null; then
-    # -pthread alone: the default update mode must be race-free
+    # -fprofile-update=atomic: the plugin's updates must be race-free
     pp_program "$src" O1 -- -fsanitize=thread
 else
     skip "gcc cannot build or run -fsanitize=thread programs here" 1

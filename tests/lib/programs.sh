@@ -125,6 +125,7 @@ pp_program() {
     local meta=()
     if perl "$TAP_ROOT/tests/oracle/ppdecode.pl" "$d/prof" >"$d/decoded.json" 2>"$d/decode.err"; then
         meta=(--meta "$d/decoded.json")
+        [ "${PP_DECODER:-}" = perl ] || pp_check decode "$d/prof.json" "$d/decoded.json" "$tag: "
     else
         fail "$tag: tests/oracle/ppdecode.pl reads the profile (docs/format.md)" "$(cat "$d/decode.err")"
     fi

@@ -6,6 +6,7 @@
 #   ppcheck.pl expect   SRC JSON LEVEL    the program's `//! expect` lines
 #   ppcheck.pl oracle   SRC JSON          derived edge counts == verify_edges
 #   ppcheck.pl gcov     SRC JSON GCOV.json   marker lines against gcov (see cmd_gcov)
+#   ppcheck.pl decode   JSON DECODED.json   the report against ppdecode.pl
 #   ppcheck.pl spec     SRC KEY           print a `//! KEY ...` value (run, status...)
 #   --meta DECODED.json (first): per-block lines from tests/oracle/ppdecode.pl
 #   when the report gives lines per path only
@@ -547,11 +548,46 @@ sub cmd_gcov {
     }
 }
 
+# decode: the report's decoding against tests/oracle/ppdecode.pl's, written
+# from docs/format.md alone: same functions, npaths, path ids, counts,
+# blocks, real edges, and direct edge counts.
+sub cmd_decode {
+    my ($jf, $df, $label) = @_;
+    $label //= '';
+    my $j = load_json1($jf);
+    my $d = load_json1($df);
+    my @bad;
+    my $key = sub { my $f = shift; "$f->{name} ($f->{file})" };
+    my %dk;
+    push @{ $dk{ $key->($_) } }, $_ for @{ $d->{functions} };
+    my %jk;
+    push @{ $jk{ $key->($_) } }, $_ for @{ $j->{functions} };
+    for my $k (sort keys %dk) {
+        my ($ra, $rb) = ($jk{$k} || [], $dk{$k});
+        if (@$ra != @$rb) { push @bad, "$k: " . scalar(@$ra) . " in the report, " . scalar(@$rb) . " in the file"; next }
+        for my $i (0 .. $#$ra) {
+            my ($x, $y) = ($ra->[$i], $rb->[$i]);
+            push @bad, "$k: npaths $x->{npaths} vs $y->{npaths}" if "$x->{npaths}" ne "$y->{npaths}";
+            my $ps = sub { join ';', map { my $p = $_;
+                "$p->{id}:$p->{count}:" . join(',', @{ $p->{blocks} }) . ':' . join(',', map { "$_->[0]>$_->[1]" } @{ $p->{edges} })
+            } sort { $a->{id} <=> $b->{id} } @{ $_[0]{paths} } };
+            my ($px, $py) = ($ps->($x), $ps->($y));
+            push @bad, "$k: paths differ:\n  report: " . substr($px, 0, 400) . "\n  file:   " . substr($py, 0, 400) if $px ne $py;
+            my $vs = sub { join ' ', map { "$_->{src}>$_->{dst}=$_->{count}" } @{ $_[0]{verify_edges} || [] } };
+            push @bad, "$k: verify_edges differ: " . $vs->($x) . ' vs ' . $vs->($y) if $vs->($x) ne $vs->($y);
+        }
+    }
+    for my $k (sort keys %jk) { push @bad, "$k: in the report, not in the file" unless $dk{$k} }
+    splice @bad, 20 if @bad > 20;
+    result(!@bad, "${label}report --json decodes the profile like tests/oracle/ppdecode.pl (ids, counts, blocks, edges)", @bad);
+}
+
 my $cmd = shift // '';
 if ($cmd eq 'sanity') { cmd_sanity(@ARGV) }
 elsif ($cmd eq 'expect') { cmd_expect(@ARGV) }
 elsif ($cmd eq 'oracle') { cmd_oracle(@ARGV) }
 elsif ($cmd eq 'gcov') { cmd_gcov(@ARGV) }
+elsif ($cmd eq 'decode') { cmd_decode(@ARGV) }
 elsif ($cmd eq 'spec') {
     my ($m, $s) = read_src($ARGV[0]);
     my $v = spec_value($s, $ARGV[1]);

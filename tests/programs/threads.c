@@ -4,7 +4,9 @@
  *   entry -> A -> back edge: only id 0 (i = 0): 3 (one per round)
  *   entry -> B -> back edge: ids 1, 2, 3: 9
  *   header -> A: 12 * 25000 - 3;  header -> B: 12 * 75000 - 9
- *   header -> return: 12 */
+ *   header -> return: 12
+ * Built with -fprofile-update=atomic, which the plugin follows
+ * (docs/plugin-args.md: -pthread alone does not reach cc1). */
 #include <pthread.h>
 #include <stdio.h>
 #define NOINLINE __attribute__((noinline, noclone))
@@ -46,7 +48,7 @@ int main(void)
     printf("a %ld b %ld\n", a, b);
     return 0;
 }
-//! cflags -pthread
+//! cflags -pthread -fprofile-update=atomic
 //! expect worker paths(A) = 3 * 4 * 25000
 //! expect worker paths(B) = 3 * 4 * 75000
 //! expect worker paths(^ A) = 3
