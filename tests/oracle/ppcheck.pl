@@ -330,6 +330,12 @@ sub cmd_sanity {
               unless $okchain || !@b;
             my %seen;
             for (@b) { push @bad, "$n: id $id visits block $_ twice (not acyclic)" if $seen{$_}++ }
+            # docs/json.md: .end names how the path ends, the edges show it
+            my %endword = (return => 'ret', backedge => 'back', cut => 'back', terminal => 'term');
+            if (defined $p->{end} && $endword{ $p->{end} }) {
+                my $k = pt_end_kind($p);
+                push @bad, "$n: id $id: end '$p->{end}' but its edges end like '$k'" if $k ne $endword{ $p->{end} };
+            }
         }
         push @bad, "$n: total $f->{total} != sum of counts $sum" if defined $f->{total} && defined $sum && $f->{total} != $sum;
     }
