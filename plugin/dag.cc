@@ -108,6 +108,21 @@ eh_pad_p (basic_block bb)
   return true;
 }
 
+/* Where control arrives after frames were unwound: a landing pad, or, in a
+   function that calls setjmp or has nonlocal labels, the target of an
+   abnormal edge.  (A computed goto's target is abnormal too, but reached
+   from the same frame; outside such functions it is not a resume point.) */
+static bool
+resume_point_p (basic_block bb, bool setjmp_fn)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if ((e->flags & EDGE_EH) || (setjmp_fn && (e->flags & EDGE_ABNORMAL)))
+      return true;
+  return false;
+}
+
 static int64_t
 edge_weight (edge e)
 {
@@ -582,6 +597,7 @@ pp_build_dag (pp_dag *dag)
   dag->nodes.clear ();
   dag->edges.clear ();
   dag->ncuts = 0;
+  dag->has_resume = false;
   dag->node_of_bb.assign (last_basic_block_for_fn (cfun), -1);
   add_node (dag, ENTRY_BLOCK_PTR_FOR_FN (cfun));
   add_node (dag, EXIT_BLOCK_PTR_FOR_FN (cfun));
@@ -596,6 +612,8 @@ pp_build_dag (pp_dag *dag)
       dag->node_of_bb[bb->index] = v;
       dag->nodes[v].start = wants_start (bb, setjmp_fn);
       dag->nodes[v].eh_pad = eh_pad_p (bb);
+      dag->nodes[v].resume = resume_point_p (bb, setjmp_fn);
+      dag->has_resume |= dag->nodes[v].resume;
       dag->nodes[v].cuttable = true;
       block_lines (bb, &dag->nodes[v]);
     }

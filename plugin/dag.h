@@ -19,6 +19,9 @@ struct pp_node {
                             the path register is a constant on entry */
   bool eh_pad;           /* a landing pad entered only by EH edges: the path
                             that throws ends on its EH edge (counted here) */
+  bool resume;           /* stream mode: a resume point (landing pad, setjmp
+                            receiver) where a RESUME marker resyncs the
+                            analyzer's activation stack */
   bool cuttable;         /* may become a cut node to respect max-paths */
   unsigned __int128 npaths;  /* paths from here to EXIT (saturating) */
   uint64_t pot;          /* potential: register value on entry = partial sum - pot */
@@ -44,6 +47,7 @@ struct pp_dag {
   unsigned __int128 npaths;      /* total path IDs after cuts */
   unsigned __int128 npaths_uncut;  /* before cuts (saturates at 2^128-1) */
   unsigned ncuts;
+  bool has_resume;               /* some node is a resume point */
   bool uses_entry_split;
 };
 

@@ -6,6 +6,7 @@
 #include "metadata.h"
 #include "dag.h"
 #include "pathprof-abi.h"
+#include "options.h"
 
 #include <algorithm>
 #include <map>
@@ -147,9 +148,12 @@ pp_meta_counters (uint64_t ncounters)
 {
   gcc_assert (!counters_var && ncounters);
   ncounters_total = ncounters;
-  tree type = build_array_type_nelts (uint64_type_node, ncounters);
+  bool stream = pp_stream_mode ();
+  tree type = build_array_type_nelts (uint64_type_node, stream ? 2 : ncounters);
   tree var = build_decl (BUILTINS_LOCATION, VAR_DECL,
-                         get_identifier ("__pathprof_counters"), type);
+                         get_identifier (stream ? "__pathprof_bases"
+                                                : "__pathprof_counters"),
+                         type);
   TREE_STATIC (var) = 1;
   TREE_PUBLIC (var) = 0;
   TREE_ADDRESSABLE (var) = 1;
@@ -228,22 +232,46 @@ pp_meta_finish (void)
   tree u64p = build_pointer_type (uint64_type_node);
   tree ucp = build_pointer_type (build_qualified_type (unsigned_char_type_node,
                                                        TYPE_QUAL_CONST));
-  tree reg_type = build_function_type_list (void_type_node, uint32_type_node,
-                                            ucp, uint64_type_node, u64p,
-                                            uint64_type_node, NULL_TREE);
-  tree reg = runtime_fn ("__pathprof_register_tu", reg_type);
-  tree call = build_call_expr (
-      reg, 5, build_int_cst (uint32_type_node, PATHPROF_ABI_VERSION),
-      fold_convert (ucp, first_element_addr (meta)),
-      build_int_cstu (uint64_type_node, blob.size ()),
-      first_element_addr (counters_var),
-      build_int_cstu (uint64_type_node, ncounters_total));
+  bool stream = pp_stream_mode ();
+  tree call;
+  if (stream)
+    {
+      tree reg_type = build_function_type_list (void_type_node,
+                                                uint32_type_node, ucp,
+                                                uint64_type_node, u64p,
+                                                NULL_TREE);
+      tree reg = runtime_fn ("__pathprof_register_stream_tu", reg_type);
+      call = build_call_expr (
+          reg, 4, build_int_cst (uint32_type_node, PATHPROF_ABI_VERSION),
+          fold_convert (ucp, first_element_addr (meta)),
+          build_int_cstu (uint64_type_node, blob.size ()),
+          first_element_addr (counters_var));
+    }
+  else
+    {
+      tree reg_type = build_function_type_list (void_type_node,
+                                                uint32_type_node, ucp,
+                                                uint64_type_node, u64p,
+                                                uint64_type_node, NULL_TREE);
+      tree reg = runtime_fn ("__pathprof_register_tu", reg_type);
+      call = build_call_expr (
+          reg, 5, build_int_cst (uint32_type_node, PATHPROF_ABI_VERSION),
+          fold_convert (ucp, first_element_addr (meta)),
+          build_int_cstu (uint64_type_node, blob.size ()),
+          first_element_addr (counters_var),
+          build_int_cstu (uint64_type_node, ncounters_total));
+    }
   tree body = NULL_TREE;
   append_to_statement_list (call, &body);
-  cgraph_build_static_cdtor ('I', body, DEFAULT_INIT_PRIORITY);
+  /* Stream mode registers before user constructors run (101 is the first
+     priority open to programs): events carry the TU's base, which is 0
+     until registration.  */
+  cgraph_build_static_cdtor ('I', body, stream ? 101 : DEFAULT_INIT_PRIORITY);
 
   tree unreg_type = build_function_type_list (void_type_node, u64p, NULL_TREE);
-  tree unreg = runtime_fn ("__pathprof_unregister_tu", unreg_type);
+  tree unreg = runtime_fn (stream ? "__pathprof_unregister_stream_tu"
+                                  : "__pathprof_unregister_tu",
+                           unreg_type);
   body = NULL_TREE;
   append_to_statement_list (
       build_call_expr (unreg, 1, first_element_addr (counters_var)), &body);

@@ -13,6 +13,7 @@ struct pp_layout {
   uint64_t counter_offset;
   uint64_t verify_offset;
   uint32_t flags;                     /* PATHPROF_FN_* */
+  uint32_t fn_index;                  /* index in the TU directory */
   std::vector<edge> verify_edges;     /* real CFG edges counted directly */
   std::vector<std::pair<int, int> > verify_nodes;  /* their DAG nodes */
 };
@@ -23,8 +24,10 @@ uint32_t pp_meta_string (const char *s);
 /* Appends the directory entry and detail record of cfun.  */
 void pp_meta_add_function (const pp_dag *dag, const pp_layout *lay);
 
-/* Creates the zero-initialised counter array of NCOUNTERS u64 for this TU;
-   the probes index into it.  */
+/* Creates the TU's run-time storage and returns it: in count mode the
+   zero-initialised array of NCOUNTERS counters the probes index into; in
+   stream mode the two bases the runtime assigns (docs/streaming.md), with
+   NCOUNTERS the TU's number of global path indices.  */
 tree pp_meta_counters (uint64_t ncounters);
 
 /* Emits the blob, and a constructor and destructor registering it with the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 struct pp_options pp_opts = {
+  PP_MODE_COUNT,
   (unsigned __int128) 1 << 32, /* max_paths: IDs fit in 32 bits */
   4096,                        /* hash_threshold */
   PP_UPDATE_DEFAULT,
@@ -65,9 +66,16 @@ parse_one (const char *key, const char *value)
   if (!strcmp (key, "mode"))
     {
       if (value && !strcmp (value, "count"))
-        return true;
-      error ("pathprof: bad value %qs for plugin argument %<mode%>; "
-             "the accepted value is %<count%>", value ? value : "");
+        pp_opts.mode = PP_MODE_COUNT;
+      else if (value && !strcmp (value, "stream"))
+        pp_opts.mode = PP_MODE_STREAM;
+      else
+        {
+          error ("pathprof: bad value %qs for plugin argument %<mode%>; "
+                 "use %<count%> or %<stream%>", value ? value : "");
+          return false;
+        }
+      return true;
       return false;
     }
   if (!strcmp (key, "max-paths"))
@@ -149,7 +157,19 @@ pp_parse_options (int argc, struct plugin_argument *argv)
   bool ok = true;
   for (int i = 0; i < argc; i++)
     ok &= parse_one (argv[i].key, argv[i].value);
+  if (ok && pp_opts.verify && pp_opts.mode == PP_MODE_STREAM)
+    {
+      error ("pathprof: plugin argument %<verify%> works in %<mode=count%> "
+             "only; in stream mode the oracle is the %<trace%> analyzer");
+      ok = false;
+    }
   return ok;
+}
+
+bool
+pp_stream_mode (void)
+{
+  return pp_opts.mode == PP_MODE_STREAM;
 }
 
 /* True when S matches one of the ':'-separated globs of LIST.  */

@@ -9,8 +9,10 @@
 struct plugin_argument;
 
 enum pp_update { PP_UPDATE_DEFAULT, PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC };
+enum pp_mode { PP_MODE_COUNT, PP_MODE_STREAM };
 
 struct pp_options {
+  enum pp_mode mode;
   /* Upper bound on the number of path IDs of one function (IDs lie in
      [0, max_paths)).  Stored as a 128-bit value so 2^64 is expressible. */
   unsigned __int128 max_paths;
@@ -30,6 +32,9 @@ extern struct pp_options pp_opts;
 /* Parses ARGV; reports every bad argument with error () and returns false
    if there was any. */
 bool pp_parse_options (int argc, struct plugin_argument *argv);
+
+/* True in stream mode (docs/streaming.md).  */
+bool pp_stream_mode (void);
 
 /* True when the function NAME defined in FILE passes the include/exclude
    filters. */

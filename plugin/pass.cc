@@ -155,15 +155,26 @@ execute_pathprof (void)
           delete p;
           continue;
         }
-      p->lay.flags = atomic ? PATHPROF_FN_ATOMIC : 0;
+      p->lay.fn_index = (uint32_t) plans.size ();
       p->lay.counter_offset = ncounters;
-      if (p->dag.npaths > pp_opts.hash_threshold)
+      if (pp_stream_mode ())
+        {
+          /* Every function owns npaths global indices (no hash mode).  */
+          p->lay.flags = PATHPROF_FN_STREAM;
+          if (p->dag.has_resume)
+            p->lay.flags |= PATHPROF_FN_RESUME;
+          ncounters += (uint64_t) p->dag.npaths;
+        }
+      else if (p->dag.npaths > pp_opts.hash_threshold)
         {
           p->lay.flags = PATHPROF_FN_HASH;
           ncounters += 1;
         }
       else
-        ncounters += (uint64_t) p->dag.npaths;
+        {
+          p->lay.flags = atomic ? PATHPROF_FN_ATOMIC : 0;
+          ncounters += (uint64_t) p->dag.npaths;
+        }
       if (p->dag.ncuts)
         p->lay.flags |= PATHPROF_FN_CUT;
       p->lay.verify_offset = ncounters;
@@ -172,9 +183,9 @@ execute_pathprof (void)
           p->lay.flags |= PATHPROF_FN_VERIFY;
           collect_verify_edges (&p->dag, &p->lay);
           ncounters += p->lay.verify_edges.size ();
+          if (atomic)
+            p->lay.flags |= PATHPROF_FN_ATOMIC;
         }
-      if (atomic && pp_opts.verify)
-        p->lay.flags |= PATHPROF_FN_ATOMIC;
       plans.push_back (p);
       pop_cfun ();
     }
@@ -195,6 +206,7 @@ execute_pathprof (void)
         describe (*p);
       pp_meta_add_function (&p->dag, &p->lay);
       pp_instrument (&p->dag, &p->lay, counters);
+      pp_expand_emits ();
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
       free_dominance_info (CDI_DOMINATORS);

@@ -19,7 +19,8 @@
 namespace {
 
 struct action {
-  bool count;          /* bump the path counter of r + count_inc */
+  bool count;          /* count the path r + count_inc */
+  bool ret;            /* ... which ends the activation (stream: RET bit) */
   uint64_t count_inc;
   bool reset;          /* r becomes reset_val afterwards (a new path) */
   uint64_t reset_val;
@@ -29,10 +30,12 @@ struct action {
 
 struct emitter {
   const pp_layout *lay;
-  tree counters;
+  tree counters;       /* count mode: the counter array; stream: the bases */
   tree hash_fn;
   bool atomic;
   bool hash;
+  bool stream;
+  uint32_t fn_index;   /* the function's index in the TU directory */
 };
 
 tree
@@ -88,10 +91,37 @@ path_base (const emitter *em)
   return em->hash ? 0 : em->lay->counter_offset;
 }
 
-/* Counts one path, given its counter index (array mode) or ID (hash).  */
-void
-count_value (const emitter *em, gimple_seq *seq, tree v)
+/* Loads bases[WHICH] of the TU (stream mode): 0 the path base, 1 the
+   function base, written by the runtime at registration.  */
+tree
+load_base (const emitter *em, gimple_seq *seq, unsigned which)
 {
+  tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_base");
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+      t, build4 (ARRAY_REF, uint64_type_node, em->counters, cst (which),
+                 NULL_TREE, NULL_TREE)));
+  return t;
+}
+
+tree
+add_ssa (gimple_seq *seq, tree a, tree b)
+{
+  tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_ev");
+  gimple_seq_add_stmt (seq, gimple_build_assign (t, PLUS_EXPR, a, b));
+  return t;
+}
+
+/* Counts one path, given its counter index (array mode), its ID (hash
+   mode) or its index in the TU (stream mode, where RET sets the RET bit).  */
+void
+count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
+{
+  if (em->stream)
+    {
+      v = add_const (seq, v, ret ? PATHPROF_EV_RET : 0);
+      pp_emit_word (seq, add_ssa (seq, load_base (em, seq, 0), v));
+      return;
+    }
   if (!em->hash)
     {
       bump (em, seq, v);
@@ -104,9 +134,28 @@ count_value (const emitter *em, gimple_seq *seq, tree v)
 }
 
 void
-count_path (const emitter *em, gimple_seq *seq, tree r, uint64_t inc)
+count_path (const emitter *em, gimple_seq *seq, tree r, uint64_t inc,
+            bool ret)
 {
-  count_value (em, seq, add_const (seq, r, path_base (em) + inc));
+  count_value (em, seq, add_const (seq, r, path_base (em) + inc), ret);
+}
+
+/* Stream mode: the two words of an ENTER or RESUME marker, the function's
+   global index and its frame address (docs/streaming.md, section 2).  */
+void
+emit_marker (const emitter *em, gimple_seq *seq, unsigned kind)
+{
+  tree fn = add_const (seq, load_base (em, seq, 1),
+                       PATHPROF_MARK (kind, 0) + em->fn_index);
+  pp_emit_word (seq, fn);
+  tree fa = make_temp_ssa_name (ptr_type_node, NULL, "pp_frame");
+  gimple *call = gimple_build_call (builtin_decl_explicit (BUILT_IN_FRAME_ADDRESS),
+                                    1, integer_zero_node);
+  gimple_call_set_lhs (call, fa);
+  gimple_seq_add_stmt (seq, call);
+  tree w = make_temp_ssa_name (uint64_type_node, NULL, "pp_frame");
+  gimple_seq_add_stmt (seq, gimple_build_assign (w, NOP_EXPR, fa));
+  pp_emit_word (seq, w);
 }
 
 /* Emits A's code given the register value R on entry; returns r after.  */
@@ -114,7 +163,7 @@ tree
 emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
 {
   if (a.count)
-    count_path (em, seq, r, a.count_inc);
+    count_path (em, seq, r, a.count_inc, a.ret);
   for (size_t i = 0; i < a.verify.size (); i++)
     bump (em, seq, cst (em->lay->verify_offset + (uint64_t) a.verify[i]));
   if (a.reset)
@@ -147,7 +196,7 @@ action
 empty_action (void)
 {
   action a;
-  a.count = a.reset = false;
+  a.count = a.reset = a.ret = false;
   a.count_inc = a.reset_val = a.add = 0;
   return a;
 }
@@ -185,9 +234,9 @@ end_path_on_eh_edge (const emitter *em, basic_block bb, tree r,
 static void
 count_at_landing_pad (const emitter *em, basic_block bb, bool verify,
                       std::vector<gphi *> *pad_phis,
-                      std::vector<gphi *> *pad_verify_phis)
+                      std::vector<gphi *> *pad_verify_phis, gimple_seq *seqp)
 {
-  gimple_seq seq = NULL;
+  gimple_seq &seq = *seqp;
   tree idx = make_temp_ssa_name (uint64_type_node, NULL, "pp_eh");
   pad_phis->push_back (create_phi_node (idx, bb));
   count_value (em, &seq, idx);
@@ -197,7 +246,6 @@ count_at_landing_pad (const emitter *em, basic_block bb, bool verify,
       pad_verify_phis->push_back (create_phi_node (vidx, bb));
       bump (em, &seq, vidx);
     }
-  insert_at_block_start (bb, seq);
 }
 
 static tree hash_fn_decl;
@@ -229,6 +277,9 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.atomic = (lay->flags & PATHPROF_FN_ATOMIC) != 0;
   em.hash = (lay->flags & PATHPROF_FN_HASH) != 0;
   em.hash_fn = em.hash ? hash_fn () : NULL_TREE;
+  em.stream = (lay->flags & PATHPROF_FN_STREAM) != 0;
+  em.fn_index = lay->fn_index;
+  bool resume_fn = (lay->flags & PATHPROF_FN_RESUME) != 0;
 
   /* Register value on entry to each node that starts paths.  */
   std::vector<uint64_t> reset (dag->nodes.size (), 0);
@@ -241,6 +292,10 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       else if (e.kind == PATHPROF_EDGE_REAL && e.src == PP_ENTRY)
         entry_value = e.inc;
     }
+  /* Stream mode: the first path of an activation carries START, unless
+     the function announces its activations with ENTER markers.  */
+  if (em.stream && !resume_fn)
+    entry_value += PATHPROF_EV_START;
 
   /* EH edges cannot carry code: the throwing block computes the counter
      index before its last statement, and the landing pad takes it through
@@ -260,6 +315,10 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         {
           action &a = at_start.emplace (src_bb, empty_action ()).first->second;
           a.count = true;
+          /* The activation ends unless control stays in this frame: a
+             computed goto, or an abnormal or EH edge to a resume point.  */
+          a.ret = EDGE_COUNT (dag->nodes[e.src].bb->succs) == 0
+                  || e.kind == PATHPROF_EDGE_REAL;
           a.count_inc = e.inc;
         }
       else if (e.kind == PATHPROF_EDGE_EXIT_DUMMY && (e.cfg->flags & EDGE_EH))
@@ -292,6 +351,11 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   for (std::map<edge, action>::iterator it = on_edge.begin ();
        it != on_edge.end (); ++it)
     in_block[split_edge (it->first)->index] = it->second;
+  /* ENTER goes on the entry edge: once per activation, even when the
+     first block is a loop header.  */
+  basic_block enter_bb = NULL;
+  if (em.stream && resume_fn)
+    enter_bb = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)));
 
   /* Build the SSA chain of r in reverse post-order, so a block's single
      predecessor is done before it; PHIs take their arguments at the end.  */
@@ -324,21 +388,26 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           phis.push_back (create_phi_node (res, bb));
           r = res;
         }
+      /* What runs when BB is entered, in stream order: the resync
+         marker, the path that threw into this landing pad, the path that
+         ends in this block.  */
+      gimple_seq start_seq = NULL;
+      if (bb == enter_bb)
+        emit_marker (&em, &start_seq, PATHPROF_MARK_ENTER);
       if (node >= 0)
         {
           end_path_on_eh_edge (&em, bb, r, eh_end, &eh_index);
+          if (em.stream && resume_fn && dag->nodes[node].resume)
+            emit_marker (&em, &start_seq, PATHPROF_MARK_RESUME);
           if (dag->nodes[node].eh_pad)
             count_at_landing_pad (&em, bb, (lay->flags & PATHPROF_FN_VERIFY) != 0,
-                                  &pad_phis,
-                                  &pad_verify_phis);
+                                  &pad_phis, &pad_verify_phis, &start_seq);
         }
       std::map<int, action>::iterator at = at_start.find (bb->index);
       if (at != at_start.end ())
-        {
-          gimple_seq seq = NULL;
-          emit_action (&em, &seq, at->second, r);
-          insert_at_block_start (bb, seq);
-        }
+        emit_action (&em, &start_seq, at->second, r);
+      if (start_seq)
+        insert_at_block_start (bb, start_seq);
       std::map<int, action>::iterator ib = in_block.find (bb->index);
       if (ib != in_block.end ())
         {

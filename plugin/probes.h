@@ -10,4 +10,12 @@ struct pp_layout;
    function in SSA form with virtual operands to be renamed.  */
 void pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters);
 
+/* Stream mode: appends to SEQ the emission of one event word EV, as a
+   placeholder call that pp_expand_emits later turns into the probe's fast
+   path and cold slow path (docs/streaming.md, section 3).  */
+void pp_emit_word (gimple_seq *seq, tree ev);
+
+/* Expands every placeholder of cfun.  */
+void pp_expand_emits (void);
+
 #endif

@@ -1,0 +1,143 @@
+/* emit.cc - stream mode: the probe that appends one event to the thread's
+ * chunk (docs/streaming.md, section 3).
+ *
+ * Probes are first inserted as calls to a placeholder (a const, leaf
+ * declaration that is never defined), because they are built where only a
+ * statement sequence is at hand.  pp_expand_emits then replaces each
+ * placeholder by
+ *
+ *     p = __pathprof_cur;
+ *     if (p == __pathprof_end)        very unlikely
+ *       __pathprof_emit_slow (ev);    cold
+ *     else
+ *       { *p = ev; __pathprof_cur = p + 1; }
+ *
+ * which touches only thread-local state on the fast path. */
+#include "gcc-headers.h"
+#include "probes.h"
+
+#include <vector>
+
+static tree placeholder_decl, slow_decl, cur_decl, end_decl;
+
+static tree
+u64_ptr_type (void)
+{
+  return build_pointer_type (uint64_type_node);
+}
+
+static tree
+runtime_tls (const char *name)
+{
+  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                          u64_ptr_type ());
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  set_decl_tls_model (decl, TLS_MODEL_INITIAL_EXEC);
+  varpool_node::get_create (decl);
+  return decl;
+}
+
+static void
+make_decls (void)
+{
+  if (placeholder_decl)
+    return;
+  tree type = build_function_type_list (void_type_node, uint64_type_node,
+                                        NULL_TREE);
+  placeholder_decl = build_fn_decl ("__pathprof_emit_placeholder", type);
+  TREE_NOTHROW (placeholder_decl) = 1;
+  /* const: no virtual operands, nothing to undo when it is removed.  */
+  TREE_READONLY (placeholder_decl) = 1;
+  DECL_ATTRIBUTES (placeholder_decl)
+      = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
+
+  slow_decl = build_fn_decl ("__pathprof_emit_slow", type);
+  TREE_NOTHROW (slow_decl) = 1;
+  /* leaf: never an abnormal goto in a setjmp function; cold: kept out of
+     the hot code.  */
+  DECL_ATTRIBUTES (slow_decl)
+      = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                   tree_cons (get_identifier ("cold"), NULL_TREE, NULL_TREE));
+  cur_decl = runtime_tls ("__pathprof_cur");
+  end_decl = runtime_tls ("__pathprof_end");
+}
+
+void
+pp_emit_word (gimple_seq *seq, tree ev)
+{
+  make_decls ();
+  gimple_seq_add_stmt (seq, gimple_build_call (placeholder_decl, 1, ev));
+}
+
+static bool
+is_placeholder (gimple *s)
+{
+  return is_gimple_call (s) && gimple_call_fndecl (s) == placeholder_decl;
+}
+
+/* Replaces the placeholder CALL by the probe.  */
+static void
+expand_one (gcall *call)
+{
+  tree ev = gimple_call_arg (call, 0);
+  basic_block bb = gimple_bb (call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+
+  tree p = make_temp_ssa_name (u64_ptr_type (), NULL, "pp_cur");
+  tree end = make_temp_ssa_name (u64_ptr_type (), NULL, "pp_end");
+  gsi_insert_before (&gsi, gimple_build_assign (p, cur_decl), GSI_SAME_STMT);
+  gsi_insert_before (&gsi, gimple_build_assign (end, end_decl), GSI_SAME_STMT);
+  gcond *cond = gimple_build_cond (EQ_EXPR, p, end, NULL_TREE, NULL_TREE);
+  gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
+  gsi_remove (&gsi, true);
+
+  edge fallthru = split_block (bb, cond);
+  basic_block join = fallthru->dest;
+  basic_block slow = create_empty_bb (bb);
+  basic_block fast = create_empty_bb (slow);
+  if (current_loops)
+    {
+      add_bb_to_loop (slow, bb->loop_father);
+      add_bb_to_loop (fast, bb->loop_father);
+    }
+  redirect_edge_succ (fallthru, fast);
+  fallthru->flags = EDGE_FALSE_VALUE;
+  fallthru->probability = profile_probability::very_likely ();
+  edge to_slow = make_edge (bb, slow, EDGE_TRUE_VALUE);
+  to_slow->probability = profile_probability::very_unlikely ();
+  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
+  make_single_succ_edge (fast, join, EDGE_FALLTHRU);
+  slow->count = bb->count.apply_probability (to_slow->probability);
+  fast->count = bb->count.apply_probability (fallthru->probability);
+
+  gimple_stmt_iterator s = gsi_start_bb (slow);
+  gsi_insert_after (&s, gimple_build_call (slow_decl, 1, ev), GSI_NEW_STMT);
+
+  gimple_stmt_iterator f = gsi_start_bb (fast);
+  tree slot = build2 (MEM_REF, uint64_type_node, p,
+                      build_int_cst (u64_ptr_type (), 0));
+  gsi_insert_after (&f, gimple_build_assign (slot, ev), GSI_NEW_STMT);
+  tree next = make_temp_ssa_name (u64_ptr_type (), NULL, "pp_cur");
+  gsi_insert_after (&f, gimple_build_assign (next, POINTER_PLUS_EXPR, p,
+                                             size_int (sizeof (uint64_t))),
+                    GSI_NEW_STMT);
+  gsi_insert_after (&f, gimple_build_assign (cur_decl, next), GSI_NEW_STMT);
+}
+
+void
+pp_expand_emits (void)
+{
+  if (!placeholder_decl)
+    return;
+  std::vector<gcall *> calls;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (is_placeholder (gsi_stmt (gsi)))
+        calls.push_back (as_a<gcall *> (gsi_stmt (gsi)));
+  for (size_t i = 0; i < calls.size (); i++)
+    expand_one (calls[i]);
+}
