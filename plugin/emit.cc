@@ -18,7 +18,7 @@
 
 #include <vector>
 
-static tree placeholder_decl, slow_decl, cur_decl, end_decl;
+static tree placeholder_decl, slow_decl, cur_decl, end_decl, event_type;
 
 static tree
 u64_ptr_type (void)
@@ -60,6 +60,11 @@ make_decls (void)
   DECL_ATTRIBUTES (slow_decl)
       = tree_cons (get_identifier ("leaf"), NULL_TREE,
                    tree_cons (get_identifier ("cold"), NULL_TREE, NULL_TREE));
+  /* Events are stored through a type of their own alias set, so the
+     compiler knows a probe's store cannot change the TU's bases or any
+     user data, and keeps them in registers across probes.  */
+  event_type = build_distinct_type_copy (uint64_type_node);
+  TYPE_ALIAS_SET (event_type) = new_alias_set ();
   cur_decl = runtime_tls ("__pathprof_cur");
   end_decl = runtime_tls ("__pathprof_end");
 }
@@ -116,9 +121,12 @@ expand_one (gcall *call)
   gsi_insert_after (&s, gimple_build_call (slow_decl, 1, ev), GSI_NEW_STMT);
 
   gimple_stmt_iterator f = gsi_start_bb (fast);
-  tree slot = build2 (MEM_REF, uint64_type_node, p,
-                      build_int_cst (u64_ptr_type (), 0));
-  gsi_insert_after (&f, gimple_build_assign (slot, ev), GSI_NEW_STMT);
+  tree slot = build2 (MEM_REF, event_type, p,
+                      build_int_cst (build_pointer_type (event_type), 0));
+  tree typed_ev = make_temp_ssa_name (event_type, NULL, "pp_ev");
+  gsi_insert_after (&f, gimple_build_assign (typed_ev, NOP_EXPR, ev),
+                    GSI_NEW_STMT);
+  gsi_insert_after (&f, gimple_build_assign (slot, typed_ev), GSI_NEW_STMT);
   tree next = make_temp_ssa_name (u64_ptr_type (), NULL, "pp_cur");
   gsi_insert_after (&f, gimple_build_assign (next, POINTER_PLUS_EXPR, p,
                                              size_int (sizeof (uint64_t))),

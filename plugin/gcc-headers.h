@@ -38,5 +38,6 @@
 #include "varasm.h"
 #include "tree-iterator.h"
 #include "gimplify.h"
+#include "alias.h"
 
 #endif
