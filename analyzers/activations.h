@@ -1,0 +1,137 @@
+/* activations.h - rebuilding a producer thread's call stack from its event
+ * stream, exactly as docs/streaming.md, section 2 says:
+ *
+ *   - a path event with START pushes an activation of its function; the
+ *     event belongs to the top activation; an event with RET pops it after;
+ *   - ENTER(fn, frame) pushes an activation whose frame is known;
+ *   - RESUME(fn, frame) pops until the activation of FN with that frame is
+ *     on top (those above were unwound by longjmp or a throw); when there is
+ *     none, a `resync` error is counted and one is pushed.
+ *
+ * The stack is fed one 64-bit word at a time, so a two-word marker split
+ * across batches (or chunks) needs nothing from the caller.  Each word
+ * yields a pp_act_step saying what it did; no callbacks, no allocation
+ * except when the stack grows.  Used by analyzers (k-iteration paths) and
+ * by `pathprof dump`; it depends on nothing but pathprof-abi.h.
+ *
+ * Activations keep their depth for their whole life, so a caller that needs
+ * per-activation state keeps its own array indexed by depth, initialised
+ * when step.pushed and released for every activation in step.popped.
+ *
+ * Anomalies (a corrupt stream, lost events under PATHPROF_POLICY=drop) are
+ * counted, never fatal: the stack stays usable and later events go on being
+ * attributed by the same rules. */
+#ifndef PATHPROF_ACTIVATIONS_H
+#define PATHPROF_ACTIVATIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+#define PP_ACT_NO_FUNC UINT64_MAX
+
+/* How an activation came onto the stack. */
+enum pp_act_origin {
+    PP_ACT_BY_START,  /* a path event with START */
+    PP_ACT_BY_ENTER,  /* an ENTER marker */
+    PP_ACT_BY_RESYNC, /* a RESUME that matched nothing */
+    PP_ACT_BY_ORPHAN, /* a path event without START on an empty stack */
+    PP_ACT_BY_NOTHING /* the stand-in for activations the stack had no
+                         memory for (see pp_act_stack.lost) */
+};
+
+struct pp_act {
+    uint64_t func;    /* global function index (the ENTER/RESUME payload
+                         space), PP_ACT_NO_FUNC when not known */
+    uint64_t frame;   /* frame address (ENTER, RESYNC), else 0 */
+    uint64_t serial;  /* 1, 2, ... in push order: names the activation */
+    enum pp_act_origin origin;
+};
+
+/* Errors one word can raise (bits of pp_act_step.errors); each has a
+ * counter in pp_act_stack. */
+#define PP_ACT_ERR_RESYNC 1u   /* RESUME matched no activation */
+#define PP_ACT_ERR_ORPHAN 2u   /* path event without START, stack empty */
+#define PP_ACT_ERR_MISMATCH 4u /* the event's function is not its activation's */
+#define PP_ACT_ERR_UNKNOWN 8u  /* the resolver knows no function for the event */
+#define PP_ACT_ERR_MARKER 16u  /* a marker of unknown kind (both words skipped) */
+#define PP_ACT_ERR_NOMEM 32u   /* a push found no memory (see .lost) */
+
+enum pp_act_what {
+    PP_ACT_HALF,   /* the first word of a marker: nothing happens until the second */
+    PP_ACT_PATH,   /* a path event; it belongs to ACT */
+    PP_ACT_ENTER,  /* an ENTER marker; ACT was pushed */
+    PP_ACT_RESUME, /* a RESUME marker; ACT is the resumed activation, on top */
+    PP_ACT_OTHER   /* a marker of unknown kind */
+};
+
+struct pp_act_step {
+    enum pp_act_what what;
+    uint64_t word;   /* the path event, or a marker's first word */
+    uint64_t frame;  /* a marker's second word */
+    uint64_t func;   /* PATH: the resolver's answer; markers: their payload;
+                        PP_ACT_NO_FUNC when unknown */
+    /* PATH, ENTER, RESUME: the activation concerned and its depth (1 is
+     * the bottom of the stack).  Valid until the next pp_act_feed. */
+    const struct pp_act *act;
+    size_t depth;
+    bool pushed;      /* ACT was pushed by this word */
+    /* Activations this word popped, deepest first: after a RET the one the
+     * event belonged to (ACT itself); after a RESUME, those unwound above
+     * the resumed one.  Valid until the next pp_act_feed. */
+    const struct pp_act *popped;
+    size_t npopped;
+    unsigned errors;  /* PP_ACT_ERR_* */
+};
+
+/* Global path index -> global function index, or PP_ACT_NO_FUNC. */
+typedef uint64_t (*pp_act_resolver)(void *ctx, uint64_t path_index);
+
+struct pp_act_stack {
+    struct pp_act *act;   /* act[0] is the bottom */
+    size_t depth, cap;
+    /* Pushes that found no memory: virtual activations above act[depth-1],
+     * all represented by one stand-in.  Pops take them first, so the real
+     * ones below keep their place. */
+    size_t lost;
+    uint64_t serial;
+    uint64_t half;        /* a marker's first word, waiting for its frame */
+    bool has_half;
+
+    pp_act_resolver resolve; /* optional: activation functions, checks */
+    void *resolve_ctx;
+
+    /* Totals since init (reset does not clear them). */
+    uint64_t words, paths, markers;
+    uint64_t resync, orphan, mismatch, unknown, bad_marker, nomem;
+    size_t max_depth;
+};
+
+/* RESOLVE may be NULL: START activations then have func PP_ACT_NO_FUNC and
+ * the MISMATCH and UNKNOWN checks are off. */
+void pp_act_init(struct pp_act_stack *s, pp_act_resolver resolve, void *ctx);
+/* Empties the stack and forgets a pending half marker, keeping memory and
+ * counters: a new stream starts. */
+void pp_act_reset(struct pp_act_stack *s);
+void pp_act_free(struct pp_act_stack *s);
+
+/* Applies one word of the stream; describes what it did in *STEP. */
+void pp_act_feed(struct pp_act_stack *s, uint64_t word, struct pp_act_step *step);
+
+/* Activations on the stack, the lost ones included. */
+static inline size_t pp_act_depth(const struct pp_act_stack *s)
+{
+    return s->depth + s->lost;
+}
+
+/* Errors counted since init. */
+static inline uint64_t pp_act_errors(const struct pp_act_stack *s)
+{
+    return s->resync + s->orphan + s->mismatch + s->unknown + s->bad_marker + s->nomem;
+}
+
+#pragma GCC visibility pop
+
+#endif
