@@ -118,6 +118,8 @@ void source_print_range(FILE *out, struct source_cache *c, const struct line_ran
         }
         while (end < s->len && s->text[end] != '\n')
             end++;
+        if (end > start && s->text[end - 1] == '\r') /* CRLF sources */
+            end--;
         fprintf(out, "%s    %*" PRIu32 " | ", indent, width, line);
         for (; start < end; start++) {
             unsigned char ch = s->text[start];

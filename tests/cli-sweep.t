@@ -66,7 +66,7 @@ if gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-point
         "$ASAN" "$c" "$T/basic.pp" "$@" >"$T/asan.out" 2>&1
         ok_status $? "sanitized: $cmd" || diag "$(head -n 20 "$T/asan.out")"
     done
-    stride=${PP_CLI_SWEEP_STRIDE:-7}
+    stride=${PP_CLI_SWEEP_STRIDE:-9}
     run_sweep "sanitized: small profile, re-sealed damage at every ${stride}th offset" \
         "$ASAN" "$T/small" "$RESEALED" "$stride"
     run_sweep "sanitized: small profile, truncations and raw flips at every $((stride * 4))th offset" \
