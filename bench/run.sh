@@ -86,21 +86,27 @@ done
 echo "bench: all configurations round-trip and match the native output" >&2
 
 # timed C OUTFILE CMD...: appends the wall time of CMD in seconds to OUTFILE
+# and its CPU time (user + system, children included) to OUTFILE.cpu. The
+# CPU time is less disturbed by other work on a shared machine.
 timed() {
-    local c=$1 out=$2 t0 t1
+    local c=$1 out=$2 t0 t1 cpu
     shift 2
     t0=$EPOCHREALTIME
-    (cd "$B/$c" && PATHPROF_OUT=$B/$c/pathprof.out "$@")
+    cpu=$( { TIMEFORMAT='%3U %3S'; time (cd "$B/$c" && "$@"); } 2>&1 >/dev/null)
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >>"$out"
+    echo "$cpu" | awk '{ printf "%.4f\n", $1 + $2 }' >>"$out.cpu"
 }
+export PATHPROF_QUIET=1
 
-rm -f "$B"/*.times
+rm -f "$B"/*.times "$B"/*.times.cpu
 echo "bench: $runs rounds, each runs every configuration in turn" >&2
 for ((r = 1; r <= runs; r++)); do
     for c in $configs; do
-        timed $c "$B/compress.$c.times" sh -c './bzip2 -c <"$0" >/dev/null' "$B/input.dat"
-        timed $c "$B/decompress.$c.times" sh -c './bzip2 -dc <"$0" >/dev/null' "$B/native/input.bz2"
+        PATHPROF_OUT=$B/$c/pathprof.out timed $c "$B/compress.$c.times" \
+            sh -c './bzip2 -c <"$0" >/dev/null' "$B/input.dat"
+        PATHPROF_OUT=$B/$c/pathprof.out timed $c "$B/decompress.$c.times" \
+            sh -c './bzip2 -dc <"$0" >/dev/null' "$B/native/input.bz2"
     done
     echo "bench: round $r of $runs done" >&2
 done
@@ -148,14 +154,19 @@ fi
     echo "bzip2: Debian source package $(basename "$src"), $files .c, $base_flags"
     echo "Input: bench/gen-input.c, $size bytes (compresses to $(wc -c <"$B/native/input.bz2") bytes); $runs interleaved rounds"
     echo
-    echo "| workload | configuration | median s | min s | max s | x native | x -fprofile-generate |"
-    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+    echo "Wall time (s) and, in the last three columns, CPU time (user + system, s), of $runs runs each:"
+    echo
+    echo "| workload | configuration | median | min | max | x native | x -fprofile-generate | CPU median | CPU x native | CPU x -fprofile-generate |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for w in compress decompress; do
         read -r nmed _ _ < <(stats "$B/$w.native.times")
         read -r gmed _ _ < <(stats "$B/$w.fprofile-generate.times")
+        read -r ncpu _ _ < <(stats "$B/$w.native.times.cpu")
+        read -r gcpu _ _ < <(stats "$B/$w.fprofile-generate.times.cpu")
         for c in $configs; do
             read -r med min max < <(stats "$B/$w.$c.times")
-            echo "| $w | $c | $med | $min | $max | $(ratio "$med" "$nmed") | $(ratio "$med" "$gmed") |"
+            read -r cpu _ _ < <(stats "$B/$w.$c.times.cpu")
+            echo "| $w | $c | $med | $min | $max | $(ratio "$med" "$nmed") | $(ratio "$med" "$gmed") | $cpu | $(ratio "$cpu" "$ncpu") | $(ratio "$cpu" "$gcpu") |"
         done
     done
     echo
