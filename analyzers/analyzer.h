@@ -71,6 +71,8 @@ struct pp_analyzer {
 
 /* The analyzers built in, NULL-terminated (analyzers/registry.c). */
 extern const struct pp_analyzer *const pp_analyzers[];
+/* trace.c: raw events into PATHPROF_TRACE (docs/format.md, section 4). */
+extern const struct pp_analyzer pp_analyzer_trace;
 
 #pragma GCC visibility pop
 

@@ -1,0 +1,597 @@
+/* trace-sink.c - the trace file: buffered records, checksum, temporary
+ * file and rename, the fork hand-over (see trace-sink.h). */
+#include "trace-sink.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyzer.h"
+#include "fnv.h"
+#include "le-bytes.h"
+#include "message.h"
+#include "output-path.h"
+#include "trace-format.h"
+
+#define BUFFER_SIZE (1u << 20)
+#define NO_RECORD SIZE_MAX
+
+enum sink_state {
+    SINK_IDLE,   /* no file yet */
+    SINK_OPEN,   /* writing the temporary file */
+    SINK_BROKEN, /* a write failed: the trace was abandoned */
+    SINK_DONE    /* renamed into place */
+};
+
+struct thread_count {
+    uint32_t tid, flags;
+    uint64_t nevents;
+};
+
+static struct {
+    pthread_mutex_t lock;
+    enum sink_state state;
+    int fd;
+    char *path; /* where the trace goes */
+    char *tmp;  /* the temporary file being written */
+    pid_t pid;  /* the process whose file FD is */
+    pid_t parent_pid;
+    uint64_t size, hash; /* bytes written so far, their FNV-1a */
+
+    unsigned char *buf; /* NULL: no memory for it, records go out directly */
+    size_t len;
+    size_t open_at;     /* offset in BUF of the EVENTS record being extended */
+    uint32_t open_tid;
+
+    struct thread_count *threads; /* ascending tid */
+    size_t nthreads, cap;
+    bool threads_nomem;           /* a thread's count could not be kept */
+
+    uint64_t discarded;           /* events not written (BROKEN, DONE) */
+    bool warned_late;
+} sink = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1, .open_at = NO_RECORD};
+
+/* ------------------------------------------------------------- the file */
+
+static int write_all(int fd, const unsigned char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
+        if (w == 0)
+            return EIO;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Gives up on the trace: the temporary goes, later events are discarded. */
+static void abandon(int err, const char *step)
+{
+    pprt_error("cannot write trace %s: %s (could not %s %s); no trace will be written",
+               sink.path ? sink.path : pp_trace_pattern(), strerror(err), step,
+               sink.tmp ? sink.tmp : "it");
+    if (sink.fd >= 0) {
+        close(sink.fd);
+        sink.fd = -1;
+    }
+    if (sink.tmp)
+        unlink(sink.tmp);
+    free(sink.buf);
+    sink.buf = NULL;
+    sink.len = 0;
+    sink.open_at = NO_RECORD;
+    sink.state = SINK_BROKEN;
+}
+
+/* Writes bytes that go into the checksum. */
+static bool out(const void *data, size_t len)
+{
+    int err = write_all(sink.fd, data, len);
+    if (err != 0) {
+        abandon(err, "write");
+        return false;
+    }
+    sink.hash = pprt_fnv1a64(sink.hash, data, len);
+    sink.size += len;
+    return true;
+}
+
+static bool out_record_header(uint32_t type, uint32_t tid, uint64_t length)
+{
+    unsigned char h[PP_TRACE_RECORD_HEADER_SIZE];
+    pprt_set_u32(h, type);
+    pprt_set_u32(h + 4, tid);
+    pprt_set_u64(h + 8, length);
+    return out(h, sizeof h);
+}
+
+static bool out_header(void)
+{
+    unsigned char h[PP_TRACE_HEADER_SIZE] = {0};
+    memcpy(h, PP_TRACE_MAGIC, sizeof PP_TRACE_MAGIC); /* its NUL is the 8th byte */
+    pprt_set_u32(h + 8, PP_TRACE_VERSION);
+    pprt_set_u32(h + 12, PP_TRACE_HEADER_SIZE);
+    pprt_set_u64(h + 16, (uint64_t)sink.pid);
+    pprt_set_u64(h + 24, (uint64_t)time(NULL));
+    pprt_set_u64(h + 32, (uint64_t)sink.parent_pid);
+    sink.size = 0;
+    sink.hash = PPRT_FNV64_BASIS;
+    return out(h, sizeof h);
+}
+
+/* Opens PATH.tmp.PID.N exclusively; 0 or an errno value. */
+static int open_temporary(const char *path, char **tmp, int *fd)
+{
+    size_t size = strlen(path) + 64;
+    int err = EEXIST;
+
+    *tmp = malloc(size);
+    if (*tmp == NULL)
+        return ENOMEM;
+    for (unsigned n = 0; n < 100 && err == EEXIST; n++) {
+        snprintf(*tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), n);
+        *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (*fd >= 0)
+            return 0;
+        err = errno;
+    }
+    free(*tmp);
+    *tmp = NULL;
+    return err;
+}
+
+/* The trace could not be created where asked: rather than lose the run,
+ * put it in the temporary directory under a name no other process uses. */
+static int open_fallback(const char *wanted, int first_err)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    const char *dirs[2] = {tmpdir && *tmpdir ? tmpdir : "/tmp", "/tmp"};
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && strcmp(dirs[0], dirs[1]) == 0)
+            break;
+        size_t size = strlen(dirs[i]) + 64;
+        char *path = malloc(size);
+        if (path == NULL)
+            return ENOMEM;
+        snprintf(path, size, "%s/pathprof.%ld.trace", dirs[i], (long)sink.pid);
+        if (strcmp(path, wanted) != 0 && open_temporary(path, &sink.tmp, &sink.fd) == 0) {
+            pprt_warning("cannot create trace %s (%s); writing it to %s instead", wanted,
+                         strerror(first_err), path);
+            free(sink.path);
+            sink.path = path;
+            return 0;
+        }
+        free(path);
+    }
+    return first_err;
+}
+
+/* Creates the temporary file and writes the header: IDLE -> OPEN. */
+static bool create(pid_t parent)
+{
+    const char *pattern = pp_trace_pattern();
+    int err;
+
+    sink.pid = getpid();
+    sink.parent_pid = parent;
+    free(sink.path);
+    sink.path = pprt_expand_output(pattern ? pattern : "pathprof.trace", sink.pid);
+    if (sink.path == NULL) {
+        pprt_error("out of memory naming the trace; no trace will be written");
+        sink.state = SINK_BROKEN;
+        return false;
+    }
+    err = open_temporary(sink.path, &sink.tmp, &sink.fd);
+    if (err != 0)
+        err = open_fallback(sink.path, err);
+    if (err != 0) {
+        pprt_error("cannot create trace %s: %s (could not create a temporary file beside "
+                   "it, nor in the temporary directory); no trace will be written",
+                   sink.path, strerror(err));
+        sink.state = SINK_BROKEN;
+        return false;
+    }
+    if (sink.buf == NULL)
+        sink.buf = malloc(BUFFER_SIZE); /* NULL is survivable: see flush */
+    sink.state = SINK_OPEN;
+    return out_header();
+}
+
+/* A forked child: the file descriptor is the parent's temporary file.
+ * Copies its records (not its header: this process is another pid) into a
+ * temporary file of our own, reading with pread so the parent's file
+ * offset, shared with ours, is not moved. */
+static bool adopt_after_fork(void)
+{
+    int parent_fd = sink.fd;
+    uint64_t parent_size = sink.size, at = PP_TRACE_HEADER_SIZE;
+    char *parent_tmp = sink.tmp;
+    unsigned char *copy = malloc(1u << 16);
+    bool ok;
+
+    sink.fd = -1;
+    sink.tmp = NULL;
+    ok = copy != NULL && create(sink.pid);
+    while (ok && at < parent_size) {
+        size_t want = parent_size - at < (1u << 16) ? (size_t)(parent_size - at) : (1u << 16);
+        ssize_t got = pread(parent_fd, copy, want, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            abandon(got < 0 ? errno : EIO, "copy the parent's trace into");
+            ok = false;
+            break;
+        }
+        ok = out(copy, (size_t)got);
+        at += (uint64_t)got;
+    }
+    if (copy == NULL) {
+        pprt_error("out of memory copying the parent's trace %s after fork; this process "
+                   "writes no trace", parent_tmp);
+        sink.state = SINK_BROKEN;
+    }
+    free(copy);
+    close(parent_fd); /* our descriptor only: the parent's stays open */
+    free(parent_tmp);
+    return ok;
+}
+
+/* True when events can be written now (creating or adopting the file). */
+static bool ready(void)
+{
+    if (sink.state == SINK_OPEN && sink.pid != getpid())
+        return adopt_after_fork();
+    if (sink.state == SINK_IDLE)
+        return create(0);
+    return sink.state == SINK_OPEN;
+}
+
+static void flush(void)
+{
+    if (sink.len > 0 && sink.state == SINK_OPEN)
+        out(sink.buf, sink.len);
+    sink.len = 0;
+    sink.open_at = NO_RECORD;
+}
+
+/* ------------------------------------------------------- thread counts */
+
+static struct thread_count *thread_count(uint32_t tid)
+{
+    size_t lo = 0, hi = sink.nthreads;
+
+    /* Producers are numbered in registration order: the newest is last. */
+    if (sink.nthreads && sink.threads[sink.nthreads - 1].tid == tid)
+        return &sink.threads[sink.nthreads - 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sink.threads[mid].tid < tid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < sink.nthreads && sink.threads[lo].tid == tid)
+        return &sink.threads[lo];
+    if (sink.nthreads == sink.cap) {
+        size_t cap = sink.cap ? 2 * sink.cap : 64;
+        struct thread_count *bigger = realloc(sink.threads, cap * sizeof *bigger);
+        if (bigger == NULL)
+            return NULL;
+        sink.threads = bigger;
+        sink.cap = cap;
+    }
+    memmove(&sink.threads[lo + 1], &sink.threads[lo], (sink.nthreads - lo) * sizeof *sink.threads);
+    sink.nthreads++;
+    sink.threads[lo] = (struct thread_count){.tid = tid};
+    return &sink.threads[lo];
+}
+
+/* ------------------------------------------------------------- events */
+
+/* Events not written; said once when the trace is already complete. */
+static void discard(size_t n)
+{
+    sink.discarded += n;
+    if (sink.state == SINK_DONE && !sink.warned_late) {
+        sink.warned_late = true;
+        pprt_warning("events arrived after trace %s was written (late destructors, or an "
+                     "exec that failed); they are not in it", sink.path ? sink.path : "?");
+    }
+}
+
+/* Appends bytes to the buffer, writing it out whenever it fills. */
+static void buffered(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    if (sink.buf == NULL) {
+        out(p, len);
+        return;
+    }
+    while (len > 0 && sink.state == SINK_OPEN) {
+        size_t k = BUFFER_SIZE - sink.len < len ? BUFFER_SIZE - sink.len : len;
+        memcpy(sink.buf + sink.len, p, k);
+        sink.len += k;
+        p += k;
+        len -= k;
+        if (sink.len == BUFFER_SIZE)
+            flush();
+    }
+}
+
+static void put_events(unsigned char *dst, const uint64_t *ev, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(dst, ev, n * sizeof *ev); /* the file is little-endian, like us */
+#else
+    for (size_t i = 0; i < n; i++)
+        pprt_set_u64(dst + 8 * i, ev[i]);
+#endif
+}
+
+/* Without a buffer (no memory for it): one record per batch, unbuffered. */
+static void events_direct(uint32_t tid, const uint64_t *ev, size_t n)
+{
+    unsigned char words[512];
+    if (!out_record_header(PP_TRACE_EVENTS, tid, (uint64_t)n * 8))
+        return;
+    while (n > 0) {
+        size_t k = n < sizeof words / 8 ? n : sizeof words / 8;
+        put_events(words, ev, k);
+        if (!out(words, k * 8))
+            return;
+        ev += k;
+        n -= k;
+    }
+}
+
+void pp_trace_sink_events(uint32_t tid, const uint64_t *ev, size_t n)
+{
+    struct thread_count *tc;
+
+    if (n == 0)
+        return;
+    pthread_mutex_lock(&sink.lock);
+    if (!ready()) {
+        discard(n);
+    } else if ((tc = thread_count(tid)) == NULL) {
+        /* END must count exactly what the records hold: not written. */
+        if (!sink.threads_nomem)
+            pprt_error("out of memory counting the threads of trace %s; the events of "
+                       "thread %u on are not in it", sink.path, (unsigned)tid);
+        sink.threads_nomem = true;
+        discard(n);
+    } else if (sink.buf == NULL) {
+        tc->nevents += n;
+        events_direct(tid, ev, n);
+    } else {
+        tc->nevents += n;
+        while (n > 0 && sink.state == SINK_OPEN) {
+            /* Consecutive batches of one thread extend one record. */
+            if (sink.open_at == NO_RECORD || sink.open_tid != tid) {
+                if (BUFFER_SIZE - sink.len < PP_TRACE_RECORD_HEADER_SIZE + 8)
+                    flush();
+                sink.open_at = sink.len;
+                sink.open_tid = tid;
+                pprt_set_u32(sink.buf + sink.len, PP_TRACE_EVENTS);
+                pprt_set_u32(sink.buf + sink.len + 4, tid);
+                pprt_set_u64(sink.buf + sink.len + 8, 0);
+                sink.len += PP_TRACE_RECORD_HEADER_SIZE;
+            }
+            size_t room = (BUFFER_SIZE - sink.len) / 8, k = n < room ? n : room;
+            unsigned char *length = sink.buf + sink.open_at + 8;
+            put_events(sink.buf + sink.len, ev, k);
+            sink.len += k * 8;
+            pprt_set_u64(length, pprt_get_u64(length) + k * 8);
+            ev += k;
+            n -= k;
+            if (BUFFER_SIZE - sink.len < 8)
+                flush();
+        }
+    }
+    pthread_mutex_unlock(&sink.lock);
+}
+
+void pp_trace_sink_thread_ended(uint32_t tid)
+{
+    pthread_mutex_lock(&sink.lock);
+    struct thread_count *tc = thread_count(tid);
+    if (tc)
+        tc->flags |= PP_TRACE_THREAD_ENDED;
+    pthread_mutex_unlock(&sink.lock);
+}
+
+/* -------------------------------------------------------------- finish */
+
+/* A copy of one TU: the runtime's registry is read without our lock held
+ * (see pp_trace_sink_finish), and a blob may go away once it is released. */
+struct tu_copy {
+    struct tu_copy *next;
+    uint64_t tu_id, tu_base, fn_base, meta_len;
+    unsigned char meta[];
+};
+
+struct tu_list {
+    struct tu_copy *head, **tail;
+    bool nomem;
+};
+
+static int copy_tu(const struct pp_tu_info *tu, void *arg)
+{
+    struct tu_list *list = arg;
+    struct tu_copy *c =
+        tu->meta_len < SIZE_MAX - sizeof *c ? malloc(sizeof *c + (size_t)tu->meta_len) : NULL;
+    if (c == NULL) {
+        list->nomem = true;
+        return 1;
+    }
+    c->next = NULL;
+    c->tu_id = tu->tu_id;
+    c->tu_base = tu->tu_base;
+    c->fn_base = tu->fn_base;
+    c->meta_len = tu->meta_len;
+    memcpy(c->meta, tu->meta, (size_t)tu->meta_len);
+    *list->tail = c;
+    list->tail = &c->next;
+    return 0;
+}
+
+static void free_tus(struct tu_list *list)
+{
+    while (list->head) {
+        struct tu_copy *next = list->head->next;
+        free(list->head);
+        list->head = next;
+    }
+}
+
+static void put_u32(uint32_t v)
+{
+    unsigned char b[4];
+    pprt_set_u32(b, v);
+    buffered(b, 4);
+}
+
+static void put_u64(uint64_t v)
+{
+    unsigned char b[8];
+    pprt_set_u64(b, v);
+    buffered(b, 8);
+}
+
+static void put_tus(const struct tu_list *list)
+{
+    static const unsigned char zeros[8];
+    for (const struct tu_copy *c = list->head; c; c = c->next) {
+        uint64_t pad = (8 - c->meta_len % 8) % 8;
+        put_u32(PP_TRACE_TU);
+        put_u32(0);
+        put_u64(PP_TRACE_TU_FIXED + c->meta_len + pad);
+        put_u64(c->tu_id);
+        put_u64(c->tu_base);
+        put_u64(c->fn_base);
+        put_u64(c->meta_len);
+        buffered(c->meta, (size_t)c->meta_len);
+        buffered(zeros, (size_t)pad);
+    }
+}
+
+static void put_end(void)
+{
+    put_u32(PP_TRACE_END);
+    put_u32(0);
+    put_u64(8 + (uint64_t)sink.nthreads * PP_TRACE_END_THREAD_SIZE);
+    put_u64(sink.nthreads);
+    for (size_t i = 0; i < sink.nthreads; i++) {
+        put_u32(sink.threads[i].tid);
+        put_u32(sink.threads[i].flags);
+        put_u64(sink.threads[i].nevents);
+    }
+}
+
+/* Makes the rename durable; failing here loses nothing the user can act on. */
+static void sync_directory(const char *path)
+{
+    char *dir = strdup(path);
+    if (dir == NULL)
+        return;
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        strcpy(dir, ".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+/* Trailer, fsync, close: 0 or an errno value with *STEP set. */
+static int seal(const char **step)
+{
+    unsigned char trailer[8];
+    int err;
+
+    pprt_set_u64(trailer, sink.hash);
+    if ((err = write_all(sink.fd, trailer, sizeof trailer)) != 0) {
+        *step = "write";
+        return err;
+    }
+    if (fsync(sink.fd) != 0) {
+        *step = "fsync";
+        return errno;
+    }
+    err = close(sink.fd) != 0 ? errno : 0;
+    sink.fd = -1;
+    *step = "close";
+    return err;
+}
+
+/* TU records, END, trailer, rename: OPEN -> DONE. */
+static void complete(const struct tu_list *tus)
+{
+    const char *step = "";
+    int err;
+
+    put_tus(tus);
+    put_end();
+    flush();
+    if (sink.state != SINK_OPEN)
+        return;
+    if ((err = seal(&step)) != 0) {
+        abandon(err, step);
+        return;
+    }
+    if (rename(sink.tmp, sink.path) != 0) {
+        /* The temporary file is complete and valid: keep it for the user. */
+        pprt_error("cannot rename %s to trace %s: %s; the complete trace is left in %s",
+                   sink.tmp, sink.path, strerror(errno), sink.tmp);
+    } else {
+        sync_directory(sink.path);
+        pprt_info("trace written to %s", sink.path);
+    }
+    sink.state = SINK_DONE;
+}
+
+void pp_trace_sink_finish(void)
+{
+    struct tu_list tus = {.head = NULL, .tail = &tus.head, .nomem = false};
+
+    /* The registry is read before our lock is taken: the runtime may hold
+     * its own lock while it waits for analyzer threads (dlclose drains
+     * every channel), and those wait for ours. */
+    pp_for_each_tu(copy_tu, &tus);
+
+    pthread_mutex_lock(&sink.lock);
+    if (sink.state == SINK_OPEN || sink.state == SINK_IDLE) {
+        if (tus.nomem) {
+            abandon(ENOMEM, "copy the metadata of every TU for");
+        } else if (ready()) {
+            complete(&tus);
+        }
+    }
+    if (sink.state == SINK_BROKEN && sink.discarded)
+        pprt_error("%llu events were discarded after the trace failed",
+                   (unsigned long long)sink.discarded);
+    sink.state = sink.state == SINK_BROKEN ? SINK_BROKEN : SINK_DONE;
+    free(sink.buf);
+    sink.buf = NULL;
+    sink.len = 0;
+    sink.open_at = NO_RECORD;
+    pthread_mutex_unlock(&sink.lock);
+    free_tus(&tus);
+}
