@@ -4,6 +4,8 @@
 #   pp_program SRC LEVEL [verify|sanitize|pp:FLAG...] [-- EXTRA GCC FLAGS]
 #
 # noexpect: leave out the `//! expect` checks (another test does them).
+# gcov: also build SRC with --coverage (no plugin), run it, and check every
+# marker line's path count against gcov's line count (ppcheck.pl gcov).
 # pp:FLAG goes to the instrumented build only, EXTRA FLAGS to both builds;
 # PP_LAST_DIR is left naming the directory of the builds and profile.
 #
@@ -53,12 +55,13 @@ pp_spec() { perl "$PP_ORACLE" spec "$1" "$2"; }
 # pp_program SRC LEVEL [OPTIONS...] [-- EXTRA FLAGS]
 pp_program() {
     local src=$1 level=$2; shift 2
-    local verify= sanitize= noexpect= extra=() ppextra=()
+    local verify= sanitize= noexpect= gcov= extra=() ppextra=()
     while [ $# -gt 0 ]; do
         case $1 in
         verify) verify=1 ;;
         sanitize) sanitize=1 ;;
         noexpect) noexpect=1 ;;
+        gcov) gcov=1 ;;
         pp:*) ppextra+=("${1#pp:}") ;;
         --) shift; extra=("$@"); break ;;
         *) BAIL_OUT "pp_program: unknown option $1" ;;
@@ -141,5 +144,29 @@ pp_program() {
     fi
     [ -z "$noexpect" ] && pp_check "${meta[@]}" expect "$src" "$d/prof.json" "$level" "$tag: "
     [ -n "$verify" ] && pp_check "${meta[@]}" oracle "$src" "$d/prof.json" "$tag: "
+    [ -n "$gcov" ] && pp_gcov "$src" "$level" "$d" "$tag" "${meta[@]}" -- "${flags[@]}"
     return 0
+}
+
+# pp_gcov SRC LEVEL DIR TAG [--meta DECODED] -- FLAGS: GCC's own coverage
+# counts as an oracle for the marker lines of SRC's profile in DIR
+pp_gcov() {
+    local src=$1 level=$2 d=$3 tag=$4; shift 4
+    local meta=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do meta+=("$1"); shift; done
+    shift
+    local base args
+    base=$(basename "$src" .c)
+    args=$(pp_spec "$src" run) || args=
+    mkdir -p "$d/cov"
+    cp "$src" "$d/cov/$base.c"
+    if ! (cd "$d/cov" && "$PP_GCC" -g "$@" --coverage -fprofile-update=atomic "$base.c" -o cov >cc.log 2>&1); then
+        fail "$tag: --coverage build" "$(cat "$d/cov/cc.log")"; return 1
+    fi
+    # shellcheck disable=SC2086
+    { (cd "$d/cov" && exec ./cov $args >/dev/null 2>&1 </dev/null); } 2>/dev/null
+    if ! (cd "$d/cov" && gcov -t -j "cov-$base.gcda" >gcov.json 2>gcov.err); then
+        fail "$tag: gcov reads the coverage data" "$(cat "$d/cov/gcov.err")"; return 1
+    fi
+    pp_check "${meta[@]}" gcov "$src" "$d/prof.json" "$d/cov/gcov.json" "$tag gcov: "
 }
