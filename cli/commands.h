@@ -17,6 +17,7 @@ int cmd_report(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_dot(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 /* "pathprof: FILE: MSG" on stderr, control bytes replaced: one line. */
 void error_in_file(const char *file, const char *msg);

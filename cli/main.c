@@ -14,6 +14,7 @@ static const struct {
     { "show", cmd_show },
     { "dot", cmd_dot },
     { "config", cmd_config },
+    { "dump", cmd_dump },
 };
 
 static void usage(FILE *out)
@@ -27,6 +28,9 @@ static void usage(FILE *out)
           "                          each shown as the source lines it runs\n"
           "  show FILE FUNCTION ID   one path decoded: edges, blocks, lines, count\n"
           "  dot FILE FUNCTION       the numbered path graph, for Graphviz\n"
+          "  dump TRACE [--thread N] [--raw]\n"
+          "                          the event stream of a trace (PATHPROF_ANALYZER=trace),\n"
+          "                          one line per event with its activation depth\n"
           "  config --cflags | --libs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
           "      gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n"
@@ -39,7 +43,7 @@ static void usage(FILE *out)
           "  -V, --version  the version, and the file formats it reads\n"
           "\n"
           "Exit status: 0 success; 1 no such function or path (config: plugin or\n"
-          "runtime missing); 2 usage error, or a profile that is unreadable or damaged.\n",
+          "runtime missing); 2 usage error, or a profile or trace that is unreadable or damaged.\n",
           out);
 }
 
@@ -48,7 +52,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, dot, config)");
+        return usage_error("which command? (report, show, dot, dump, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -65,5 +69,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, dot, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, dot, dump, config)", argv[1]);
 }
