@@ -47,7 +47,8 @@ ASAN=$T/asan/pathprof
 mkdir -p "$T/asan"
 if gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all -I"$TAP_ROOT/runtime" \
-    "$TAP_ROOT"/cli/*.c -o "$ASAN" -lm >"$T/asan/build.log" 2>&1 &&
+    -I"$TAP_ROOT/analyzers" "$TAP_ROOT"/cli/*.c "$TAP_ROOT/analyzers/activations.c" \
+    -o "$ASAN" -lm >"$T/asan/build.log" 2>&1 &&
     "$ASAN" --version >/dev/null 2>&1; then
     pass "CLI builds with -fsanitize=address,undefined"
     export ASAN_OPTIONS=exitcode=86:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=86
