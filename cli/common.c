@@ -74,7 +74,7 @@ bool find_one_function(const struct pp_profile *p, const char *path, const char 
     if (n == 0) {
         fputs(": no function '", stderr);
         out_safe(stderr, spec);
-        fputs("' (pathprof report lists the functions)\n", stderr);
+        fputs("' (pathprof report --json lists them all)\n", stderr);
     } else {
         fputs(": '", stderr);
         out_safe(stderr, spec);

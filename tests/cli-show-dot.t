@@ -69,7 +69,7 @@ cli_run show p.pp t.c:helper 0
 has "$OUT" "count     7" "show t.c:helper: merged count of two copies"
 cli_run show p.pp nosuch 0
 is "$RC" 1 "show of an unknown function: exit 1"
-is "$ERR" "pathprof: p.pp: no function 'nosuch' (pathprof report lists the functions)" \
+is "$ERR" "pathprof: p.pp: no function 'nosuch' (pathprof report --json lists them all)" \
     "show nosuch: one line"
 # wide's values leave gaps: ID 5 is below npaths but no path adds up to it.
 cli_run show p.pp wide 5
