@@ -89,8 +89,12 @@ dag_checksum (const char *name, const pp_dag *dag)
 void
 pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
 {
-  const char *name = function_name (cfun);
   tree decl = current_function_decl;
+  /* Nested functions of one file may share a source name; their assembler
+     names (inner.0, inner.1) tell them apart.  */
+  const char *name = decl_function_context (decl)
+                         ? IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl))
+                         : function_name (cfun);
   put32 (&directory, pp_meta_string (name));
   put32 (&directory, pp_meta_string (DECL_SOURCE_FILE (decl)));
   put64 (&directory, dag_checksum (name, dag));

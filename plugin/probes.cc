@@ -171,14 +171,19 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
   return add_const (seq, r, a.add);
 }
 
+bool
+returns_twice_p (gimple *s)
+{
+  return is_gimple_call (s) && (gimple_call_flags (s) & ECF_RETURNS_TWICE);
+}
+
 /* Where code that runs when BB is entered goes: after its labels, and
    after a leading returns_twice call (which must stay first).  */
 void
 insert_at_block_start (basic_block bb, gimple_seq seq)
 {
   gimple_stmt_iterator gsi = gsi_after_labels (bb);
-  if (!gsi_end_p (gsi) && is_gimple_call (gsi_stmt (gsi))
-      && (gimple_call_flags (gsi_stmt (gsi)) & ECF_RETURNS_TWICE))
+  if (!gsi_end_p (gsi) && returns_twice_p (gsi_stmt (gsi)))
     gsi_next (&gsi);
   if (!gsi_end_p (gsi))
     {
@@ -190,6 +195,52 @@ insert_at_block_start (basic_block bb, gimple_seq seq)
     gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
   else
     gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+}
+
+/* A call whose value (if any) is what RET returns: GCC may make it a tail
+   call, which a probe after it would prevent.  */
+bool
+tail_call_candidate_p (gimple *s, gimple *ret)
+{
+  if (!is_gimple_call (s) || gimple_call_internal_p (s) || returns_twice_p (s))
+    return false;
+  tree lhs = gimple_call_lhs (s);
+  return !lhs || lhs == gimple_return_retval (as_a<greturn *> (ret));
+}
+
+/* Where a path that ends in BB is counted: just before the return (so a
+   path is counted when it completes), or before a call in tail position
+   (so the call stays a tail call, and deep tail recursion still runs in
+   constant stack; the path is then counted as the call starts), or before
+   the last statement of a terminal block (the noreturn call, the computed
+   goto).  */
+void
+insert_at_path_end (basic_block bb, gimple_seq seq)
+{
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb (bb);
+  if (gsi_end_p (gsi) || gimple_code (gsi_stmt (gsi)) == GIMPLE_LABEL)
+    {
+      insert_at_block_start (bb, seq);
+      return;
+    }
+  gimple *last = gsi_stmt (gsi);
+  if (gimple_code (last) == GIMPLE_RETURN)
+    {
+      gimple_stmt_iterator prev = gsi;
+      gsi_prev_nondebug (&prev);
+      if (!gsi_end_p (prev) && tail_call_candidate_p (gsi_stmt (prev), last))
+        gsi = prev;
+    }
+  else if (!stmt_ends_bb_p (last)
+           && !(is_gimple_call (last) && (gimple_call_flags (last) & ECF_NORETURN)))
+    {
+      gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+      return;
+    }
+  if (returns_twice_p (gsi_stmt (gsi)))
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  else
+    gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }
 
 action
@@ -303,7 +354,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   std::map<edge, uint64_t> eh_end;      /* EH edge -> inc of its EXIT dummy */
   std::map<edge, int> eh_verify;        /* EH edge -> direct counter */
   std::map<edge, action> on_edge;
-  std::map<int, action> at_start;   /* by bb->index */
+  std::map<int, action> at_end;     /* paths ending in a block, by bb->index */
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
       const pp_edge &e = dag->edges[i];
@@ -313,7 +364,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       if (e.kind == PATHPROF_EDGE_TERMINAL
           || (e.kind == PATHPROF_EDGE_REAL && e.dst == PP_EXIT))
         {
-          action &a = at_start.emplace (src_bb, empty_action ()).first->second;
+          action &a = at_end.emplace (src_bb, empty_action ()).first->second;
           a.count = true;
           /* The activation ends unless control stays in this frame: a
              computed goto, or an abnormal or EH edge to a resume point.  */
@@ -340,7 +391,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       if (e->flags & EDGE_EH)
         eh_verify[e] = (int) i;
       else if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
-        at_start.emplace (e->src->index, empty_action ())
+        at_end.emplace (e->src->index, empty_action ())
             .first->second.verify.push_back ((int) i);
       else
         on_edge.emplace (e, empty_action ()).first->second.verify.push_back ((int) i);
@@ -389,8 +440,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           r = res;
         }
       /* What runs when BB is entered, in stream order: the resync
-         marker, the path that threw into this landing pad, the path that
-         ends in this block.  */
+         marker, the path that threw into this landing pad.  */
       gimple_seq start_seq = NULL;
       if (bb == enter_bb)
         emit_marker (&em, &start_seq, PATHPROF_MARK_ENTER);
@@ -403,11 +453,15 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
             count_at_landing_pad (&em, bb, (lay->flags & PATHPROF_FN_VERIFY) != 0,
                                   &pad_phis, &pad_verify_phis, &start_seq);
         }
-      std::map<int, action>::iterator at = at_start.find (bb->index);
-      if (at != at_start.end ())
-        emit_action (&em, &start_seq, at->second, r);
       if (start_seq)
         insert_at_block_start (bb, start_seq);
+      std::map<int, action>::iterator at = at_end.find (bb->index);
+      if (at != at_end.end ())
+        {
+          gimple_seq end_seq = NULL;
+          emit_action (&em, &end_seq, at->second, r);
+          insert_at_path_end (bb, end_seq);
+        }
       std::map<int, action>::iterator ib = in_block.find (bb->index);
       if (ib != in_block.end ())
         {
