@@ -31,27 +31,6 @@ struct pp_path_ref {
 /* Returns 0 when INDEX belongs to no registered TU. */
 int pp_lookup_path(uint64_t index, struct pp_path_ref *out);
 
-/* Every TU registered in this process, for analyzers that must describe the
- * whole ID space in their output (trace: docs/format.md, section 4). */
-struct pp_tu_info {
-    const unsigned char *meta;  /* its metadata blob; a runtime-owned copy
-                                   once the TU was unloaded (dlclose) */
-    uint64_t meta_len;
-    uint64_t tu_base;           /* its first global path index */
-    uint64_t fn_base;           /* its first global function index (the
-                                   payload of ENTER/RESUME markers) */
-    uint64_t tu_id;             /* registration order, from 0 */
-};
-/* Calls FN(TU, ARG) for every TU registered since the process started,
- * including TUs unloaded since (their blob kept by the runtime: events
- * written before the dlclose still refer to them) and, in a forked child,
- * those registered in the parent before the fork; in registration order.
- * Stops at the first non-zero value FN returns and returns it; returns 0
- * otherwise.  Safe to call from write() and from an analyzer thread; FN
- * must not register or unregister TUs (the runtime may hold its registry
- * lock while calling it). */
-int pp_for_each_tu(int (*fn)(const struct pp_tu_info *tu, void *arg), void *arg);
-
 struct pp_analyzer {
     const char *name;
     /* One instance per analyzer thread. */

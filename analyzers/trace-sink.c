@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyzer.h"
+#include "analyzer-services.h"
 #include "fnv.h"
 #include "le-bytes.h"
 #include "message.h"
@@ -426,24 +426,35 @@ struct tu_list {
     bool nomem;
 };
 
-static int copy_tu(const struct pp_tu_info *tu, void *arg)
+static bool copy_tu(uint64_t tu_id, const struct pp_tu_info *tu, struct tu_list *list)
 {
-    struct tu_list *list = arg;
     struct tu_copy *c =
         tu->meta_len < SIZE_MAX - sizeof *c ? malloc(sizeof *c + (size_t)tu->meta_len) : NULL;
     if (c == NULL) {
         list->nomem = true;
-        return 1;
+        return false;
     }
     c->next = NULL;
-    c->tu_id = tu->tu_id;
+    c->tu_id = tu_id;
     c->tu_base = tu->tu_base;
-    c->fn_base = tu->fn_base;
+    c->fn_base = tu->fn_base; /* runtime: pp_tu_get must fill it (stream-tus.c has it) */
     c->meta_len = tu->meta_len;
     memcpy(c->meta, tu->meta, (size_t)tu->meta_len);
     *list->tail = c;
     list->tail = &c->next;
-    return 0;
+    return true;
+}
+
+/* Every TU the runtime registered, unloaded ones included (their events
+ * may be in the trace).  A TU whose blob the runtime could not keep has no
+ * record: its events read as unknown indices. */
+static void copy_tus(struct tu_list *list)
+{
+    uint64_t n = pp_tu_count();
+    struct pp_tu_info tu;
+    for (uint64_t id = 0; id < n; id++)
+        if (pp_tu_get(id, &tu) && tu.meta != NULL && !copy_tu(id, &tu, list))
+            return;
 }
 
 static void free_tus(struct tu_list *list)
@@ -571,10 +582,10 @@ void pp_trace_sink_finish(void)
 {
     struct tu_list tus = {.head = NULL, .tail = &tus.head, .nomem = false};
 
-    /* The registry is read before our lock is taken: the runtime may hold
+    /* The TU list is read before our lock is taken: the runtime may hold
      * its own lock while it waits for analyzer threads (dlclose drains
      * every channel), and those wait for ours. */
-    pp_for_each_tu(copy_tu, &tus);
+    copy_tus(&tus);
 
     pthread_mutex_lock(&sink.lock);
     if (sink.state == SINK_OPEN || sink.state == SINK_IDLE) {

@@ -26,8 +26,8 @@
 void pp_trace_sink_events(uint32_t tid, const uint64_t *ev, size_t n);
 /* The stream of TID was closed (flag ENDED in the END record). */
 void pp_trace_sink_thread_ended(uint32_t tid);
-/* Writes the TU records (pp_for_each_tu), END and the trailer, syncs and
- * renames.  Only the first call in a process does it; events after it are
+/* Writes the TU records (pp_tu_count/pp_tu_get: call it from write()),
+ * END and the trailer, syncs and renames.  Only the first call in a process does it; events after it are
  * counted and reported once, not written. */
 void pp_trace_sink_finish(void);
 
