@@ -141,7 +141,8 @@ static int open_temporary(const char *path, char **tmp, int *fd)
         return ENOMEM;
     for (unsigned n = 0; n < 100 && err == EEXIST; n++) {
         snprintf(*tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), n);
-        *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        /* Readable too: a forked child copies the parent's records from it. */
+        *fd = open(*tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (*fd >= 0)
             return 0;
         err = errno;
@@ -598,6 +599,7 @@ void pp_trace_sink_finish(void)
     if (sink.state == SINK_BROKEN && sink.discarded)
         pprt_error("%llu events were discarded after the trace failed",
                    (unsigned long long)sink.discarded);
+    sink.discarded = 0; /* said once */
     sink.state = sink.state == SINK_BROKEN ? SINK_BROKEN : SINK_DONE;
     free(sink.buf);
     sink.buf = NULL;

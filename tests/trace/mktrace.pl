@@ -4,10 +4,12 @@
 # trace tests.  Independent of the runtime's writer; the TU blobs come from
 # tests/cli/PPWrite.pm (itself written from format.md alone).
 #
-#   mktrace.pl [--map MAPFILE] OUT
+#   mktrace.pl [--map MAPFILE] [--blobs DIR] OUT
 #
 # --map writes "NAME OFFSET SIZE" for every field (tests/cli/patch.pl
-# damages one field through it).
+# damages one field through it); --blobs writes the two TUs' metadata
+# blobs as DIR/tu0.blob and DIR/tu1.blob (the fake runtime of
+# tests/trace-writer.t registers them).
 #
 # TU 0 (tu_base 1, fn_base 0), t.c and p.c:
 #   loop    fn 0, paths 0-5 at indices 1-6 (the graph of tests/cli/mkprofile.pl)
@@ -32,14 +34,15 @@ use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2, TERMINAL => 3 };
 use constant { STREAM => 16, RESUME_FN => 32 };
 use constant { START => 1 << 61, RET => 1 << 62, MARKER => 1 << 63 };
 
-my ($mapfile, $out);
+my ($mapfile, $blobdir, $out);
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--map') { $mapfile = shift @ARGV }
+    elsif ($a eq '--blobs') { $blobdir = shift @ARGV }
     elsif ($a =~ /^-/) { die "mktrace.pl: unknown option $a\n" }
     else { $out = $a }
 }
-die "usage: mktrace.pl [--map MAPFILE] OUT\n" unless defined $out;
+die "usage: mktrace.pl [--map MAPFILE] [--blobs DIR] OUT\n" unless defined $out;
 
 sub none_node { [$_[0], undef, 0, 0] }
 
@@ -128,6 +131,11 @@ for my $tu (@tus) {
     my ($id, $base, $fn_base, $funcs) = @$tu;
     my ($blob) = PPWrite::tu_blob({ funcs => $funcs });
     my $len = length $blob->{data};
+    if (defined $blobdir) {
+        open my $bh, '>:raw', "$blobdir/tu$t.blob" or die "$blobdir/tu$t.blob: $!\n";
+        print $bh $blob->{data};
+        close $bh or die "$blobdir/tu$t.blob: $!\n";
+    }
     my $pad = (8 - $len % 8) % 8;
     PPWrite::put($f, "tu$t.type", 'V', 2);
     PPWrite::put($f, "tu$t.tid", 'V', 0);
