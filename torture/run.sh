@@ -7,7 +7,8 @@
 # Usage: torture/run.sh [--list FILE] [--tap] [--levels "0 2"] [--jobs N]
 #   --list FILE   only the tests named in FILE (# comments, names without .c)
 #   --tap         print TAP, one test line per (test, -O level)
-# Environment: PP_CFLAGS / PP_LIBS override `pathprof config`;
+# Environment: PP_CFLAGS / PP_LIBS override `pathprof config`, PATHPROF_CLI
+#   the CLI that reads the profiles back (empty: do not read them);
 #   TORTURE_RUN_TIMEOUT (s, default 20) limits each run.
 # Writes build/torture/run-all/results.txt (run-LIST for --list LIST.list);
 # failing runs keep their files in .../work/NAME-OLEVEL/{native,plugin}/.
@@ -46,8 +47,10 @@ if [ -z "${PP_CFLAGS:-}" ]; then
     fi
 fi
 PP_LIBS=${PP_LIBS:-}
-PATHPROF_CLI=
-[ -x "$cli" ] && PATHPROF_CLI=$cli
+if [ -z "${PATHPROF_CLI+set}" ]; then
+    PATHPROF_CLI=
+    [ -x "$cli" ] && PATHPROF_CLI=$cli
+fi
 export PP_CFLAGS PP_LIBS PATHPROF_CLI
 
 if [ $tap = 1 ]; then
