@@ -4,8 +4,12 @@
  * that starts with PATHPROF_ but is not in it is reported, because a typo
  * (PATHPROF_OUTPUT=...) silently ignored costs a user a whole profiling run. */
 #include "config.h"
+#include "analyzer.h"
+#include "cpu-list.h"
 #include "message.h"
+#include "pathprof-abi.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +27,44 @@ struct env_var {
 
 static int parse_out(const char *value, struct pprt_config *cfg);
 static int parse_quiet(const char *value, struct pprt_config *cfg);
+static int parse_chunk(const char *value, struct pprt_config *cfg);
+static int parse_chunks(const char *value, struct pprt_config *cfg);
+static int parse_analyzers(const char *value, struct pprt_config *cfg);
+static int parse_analyzer(const char *value, struct pprt_config *cfg);
+static int parse_cpus(const char *value, struct pprt_config *cfg);
+static int parse_policy(const char *value, struct pprt_config *cfg);
+static int parse_trace(const char *value, struct pprt_config *cfg);
+static int parse_delay(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
      "a non-empty file name; %p is replaced by the process id, %% by %",
      parse_out},
     {"PATHPROF_QUIET", "0", "0 or 1", parse_quiet},
+    {"PATHPROF_ANALYZER", "blpp",
+     "a comma-separated list of built-in analyzers",
+     parse_analyzer},
+    {"PATHPROF_ANALYZERS", "1", "a number of analyzer threads from 1 to 64",
+     parse_analyzers},
+    {"PATHPROF_CPUS", "auto",
+     "auto, or a list of CPUs the process may run on, like 1 or 0-1,3",
+     parse_cpus},
+    {"PATHPROF_POLICY", "block", "block or drop", parse_policy},
+    {"PATHPROF_CHUNK", "8192", "a power of two from 16 to 16777216", parse_chunk},
+    {"PATHPROF_CHUNKS", "4", "a number of chunks per thread from 2 to 256",
+     parse_chunks},
+    {"PATHPROF_TRACE", "pathprof.trace",
+     "a non-empty file name; %p is replaced by the process id, %% by %",
+     parse_trace},
+    {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
+     "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
 };
 
 #define N_ENV_VARS (sizeof env_vars / sizeof env_vars[0])
 #define PREFIX "PATHPROF_"
 
-static int parse_out(const char *value, struct pprt_config *cfg)
+/* A file name pattern with %p and %%, made absolute now (see config.h). */
+static int parse_pattern(const char *value, char **pattern)
 {
     if (*value == '\0')
         return -1;
@@ -60,9 +90,121 @@ static int parse_out(const char *value, struct pprt_config *cfg)
     }
     if (abs == NULL)
         return -1;
-    free(cfg->out_pattern);
-    cfg->out_pattern = abs;
+    free(*pattern);
+    *pattern = abs;
     return 0;
+}
+
+static int parse_out(const char *value, struct pprt_config *cfg)
+{
+    return parse_pattern(value, &cfg->out_pattern);
+}
+
+static int parse_trace(const char *value, struct pprt_config *cfg)
+{
+    return parse_pattern(value, &cfg->trace_pattern);
+}
+
+/* A plain decimal number in [MIN, MAX]: no sign, no spaces, no suffix. */
+static int parse_number(const char *value, uint64_t min, uint64_t max, uint64_t *out)
+{
+    if (*value < '0' || *value > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_chunk(const char *value, struct pprt_config *cfg)
+{
+    uint64_t v;
+    /* A power of two: the chunk index arithmetic and the page-aligned
+     * chunk layout of ringbuf/channel.h rely on it. */
+    if (parse_number(value, 16, 1u << 24, &v) != 0 || (v & (v - 1)) != 0)
+        return -1;
+    cfg->chunk_events = (uint32_t)v;
+    return 0;
+}
+
+static int parse_chunks(const char *value, struct pprt_config *cfg)
+{
+    uint64_t v;
+    if (parse_number(value, 2, 256, &v) != 0)
+        return -1;
+    cfg->chunks_per_thread = (uint32_t)v;
+    return 0;
+}
+
+static int parse_analyzers(const char *value, struct pprt_config *cfg)
+{
+    uint64_t v;
+    if (parse_number(value, 1, PPRT_MAX_ANALYZER_THREADS, &v) != 0)
+        return -1;
+    cfg->analyzer_threads = (uint32_t)v;
+    return 0;
+}
+
+static int parse_delay(const char *value, struct pprt_config *cfg)
+{
+    return parse_number(value, 0, 1000000000u, &cfg->test_delay_ns);
+}
+
+static int parse_policy(const char *value, struct pprt_config *cfg)
+{
+    if (strcmp(value, "block") == 0)
+        cfg->policy = PATHPROF_POLICY_BLOCK;
+    else if (strcmp(value, "drop") == 0)
+        cfg->policy = PATHPROF_POLICY_DROP;
+    else
+        return -1;
+    return 0;
+}
+
+/* "blpp" or "blpp,trace": every name must be built in; a name given twice
+ * counts once (two instances would write the same sections twice). */
+static int parse_analyzer(const char *value, struct pprt_config *cfg)
+{
+    uint32_t list[PPRT_MAX_ANALYZERS], n = 0;
+    const char *s = value;
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        uint32_t found = UINT32_MAX;
+        for (uint32_t i = 0; pp_analyzers[i]; i++)
+            if (strlen(pp_analyzers[i]->name) == len &&
+                strncmp(pp_analyzers[i]->name, s, len) == 0)
+                found = i;
+        if (found == UINT32_MAX)
+            return -1;
+        int dup = 0;
+        for (uint32_t i = 0; i < n; i++)
+            dup |= list[i] == found;
+        if (!dup) {
+            if (n == PPRT_MAX_ANALYZERS)
+                return -1;
+            list[n++] = found;
+        }
+        if (s[len] == '\0')
+            break;
+        s += len + 1;
+    }
+    memcpy(cfg->analyzers, list, n * sizeof list[0]);
+    cfg->nanalyzers = n;
+    return 0;
+}
+
+static int parse_cpus(const char *value, struct pprt_config *cfg)
+{
+    if (strcmp(value, "auto") == 0) {
+        free(cfg->cpus);
+        cfg->cpus = NULL;
+        cfg->ncpus = 0;
+        return 0;
+    }
+    return pprt_parse_cpu_list(value, &cfg->cpus, &cfg->ncpus);
 }
 
 static int parse_quiet(const char *value, struct pprt_config *cfg)
@@ -83,6 +225,19 @@ static void list_known(char *buf, size_t size)
     for (size_t i = 0; i < N_ENV_VARS && used < size; i++) {
         int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
                          env_vars[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* ": blpp, trace": the analyzers this library has, for the warning. */
+static void list_analyzers(char *buf, size_t size)
+{
+    size_t used = 0;
+    for (size_t i = 0; pp_analyzers[i] && used < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : ": ",
+                         pp_analyzers[i]->name);
         if (n < 0)
             break;
         used += (size_t)n;
@@ -110,15 +265,19 @@ void pprt_config_load(void)
                 strncmp(env_vars[i].name, *e, name_len) == 0)
                 v = &env_vars[i];
         if (v == NULL) {
-            char known[256];
+            char known[700];
             list_known(known, sizeof known);
             pprt_warning("unknown environment variable %.*s ignored (known: %s)",
                          (int)name_len, *e, known);
             continue;
         }
-        if (v->parse(value, &pprt_config) != 0)
-            pprt_warning("%s=%s is not valid (accepted: %s); using the default %s",
-                         v->name, value, v->accepted, v->default_value);
+        if (v->parse(value, &pprt_config) != 0) {
+            char names[300] = "";
+            if (v->parse == parse_analyzer)
+                list_analyzers(names, sizeof names);
+            pprt_warning("%s=%s is not valid (accepted: %s%s); using the default %s",
+                         v->name, value, v->accepted, names, v->default_value);
+        }
     }
     pprt_set_quiet(pprt_config.quiet);
 }

@@ -1,13 +1,18 @@
 /* config.h - the run-time configuration read from PATHPROF_* variables.
  *
- * Read once, at the first TU registration (so before main in the usual
- * case), and never changed afterwards: later setenv() calls by the program
- * have no effect.  The table of variables is in config.c and documented in
- * docs/runtime.md; keep the two in step. */
+ * Read once, at the first TU registration or the first stream event (so
+ * before main in the usual case), and never changed afterwards: later
+ * setenv() calls by the program have no effect.  The table of variables is
+ * in config.c and documented in docs/runtime.md; keep the two in step. */
 #ifndef PATHPROF_RT_CONFIG_H
 #define PATHPROF_RT_CONFIG_H
 
+#include <stdint.h>
+
 #pragma GCC visibility push(hidden)
+
+#define PPRT_MAX_ANALYZERS 8          /* PATHPROF_ANALYZER: distinct names */
+#define PPRT_MAX_ANALYZER_THREADS 64  /* PATHPROF_ANALYZERS */
 
 struct pprt_config {
     /* Output path pattern (%p = pid, %% = %).  A relative pattern was made
@@ -15,6 +20,20 @@ struct pprt_config {
      * that chdir()s still writes where it was started. */
     char *out_pattern;
     int quiet; /* 1: no informational messages */
+
+    /* Stream mode (docs/streaming.md). */
+    uint32_t chunk_events;      /* PATHPROF_CHUNK: events per chunk */
+    uint32_t chunks_per_thread; /* PATHPROF_CHUNKS */
+    uint32_t analyzer_threads;  /* PATHPROF_ANALYZERS */
+    uint32_t policy;            /* PATHPROF_POLICY: PATHPROF_POLICY_* */
+    /* PATHPROF_ANALYZER: indices into pp_analyzers[], in the given order. */
+    uint32_t nanalyzers;
+    uint32_t analyzers[PPRT_MAX_ANALYZERS];
+    /* PATHPROF_CPUS: NCPUS == 0 means "auto" (pprt_default_cpu). */
+    uint32_t ncpus;
+    int *cpus;
+    char *trace_pattern;        /* PATHPROF_TRACE, made absolute like OUT */
+    uint64_t test_delay_ns;     /* PATHPROF_TEST_ANALYZER_DELAY_NS */
 };
 
 extern struct pprt_config pprt_config;

@@ -25,6 +25,11 @@ uint32_t pprt_meta_nfuncs(const unsigned char *blob)
     return pprt_get_u32(blob + HDR_NFUNCS);
 }
 
+uint64_t pprt_meta_ncounters(const unsigned char *blob)
+{
+    return pprt_get_u64(blob + HDR_NCOUNTERS);
+}
+
 void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn)
 {
     const unsigned char *d = dirent(blob, i);
@@ -48,10 +53,11 @@ static int claim(unsigned char *bits, uint64_t off, uint64_t n)
 
 #define FAIL(...) do { snprintf(why, why_size, __VA_ARGS__); goto fail; } while (0)
 
-int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
-                    char *why, size_t why_size)
+/* The checks both modes share: header, directory and string table in
+ * bounds, version.  Stores the header's ncounters in *META_NCOUNTERS. */
+static int check_header(const unsigned char *blob, uint64_t len,
+                        uint64_t *meta_ncounters, char *why, size_t why_size)
 {
-    unsigned char *bits = NULL;
     if (blob == NULL)
         FAIL("no metadata");
     if (len < PATHPROF_META_HEADER_SIZE)
@@ -65,7 +71,6 @@ int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
              version, PATHPROF_META_VERSION);
     uint32_t nfuncs = pprt_get_u32(blob + HDR_NFUNCS);
     uint64_t strtab = pprt_get_u64(blob + HDR_STRTAB);
-    uint64_t meta_ncounters = pprt_get_u64(blob + HDR_NCOUNTERS);
     /* nfuncs < 2^32, so this product cannot overflow a uint64_t. */
     uint64_t dir_end = PATHPROF_META_HEADER_SIZE +
                        (uint64_t)nfuncs * PATHPROF_META_DIRENT_SIZE;
@@ -75,6 +80,26 @@ int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
     if (strtab > len)
         FAIL("string table offset %llu is past the end (%llu bytes)",
              (unsigned long long)strtab, (unsigned long long)len);
+    for (uint32_t i = 0; i < nfuncs; i++) {
+        uint64_t detail = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+        if (detail >= len)
+            FAIL("function %u: detail offset %llu is past the end", i,
+                 (unsigned long long)detail);
+    }
+    *meta_ncounters = pprt_get_u64(blob + HDR_NCOUNTERS);
+    return 0;
+fail:
+    return -1;
+}
+
+int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
+                    char *why, size_t why_size)
+{
+    unsigned char *bits = NULL;
+    uint64_t meta_ncounters;
+    if (check_header(blob, len, &meta_ncounters, why, why_size) != 0)
+        return -1;
+    uint32_t nfuncs = pprt_get_u32(blob + HDR_NFUNCS);
     if (meta_ncounters != ncounters)
         FAIL("metadata says %llu counters, the TU registered %llu",
              (unsigned long long)meta_ncounters, (unsigned long long)ncounters);
@@ -84,10 +109,9 @@ int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
     for (uint32_t i = 0; i < nfuncs; i++) {
         struct pprt_meta_fn fn;
         pprt_meta_fn(blob, i, &fn);
-        uint64_t detail = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
-        if (detail >= len)
-            FAIL("function %u: detail offset %llu is past the end", i,
-                 (unsigned long long)detail);
+        if (fn.flags & PATHPROF_FN_STREAM)
+            FAIL("function %u has the STREAM flag: a stream-mode TU registered "
+                 "as a counting one", i);
         if (fn.flags & PATHPROF_FN_HASH) {
             if (fn.counter_offset >= ncounters)
                 FAIL("function %u: hash slot %llu is not below ncounters %llu", i,
@@ -120,6 +144,61 @@ int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
     return 0;
 fail:
     free(bits);
+    return -1;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const struct pprt_meta_range *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
+                           struct pprt_meta_range **ranges, char *why,
+                           size_t why_size)
+{
+    struct pprt_meta_range *r = NULL;
+    uint64_t npaths;
+    *ranges = NULL;
+    if (check_header(blob, len, &npaths, why, why_size) != 0)
+        return -1;
+    uint32_t nfuncs = pprt_get_u32(blob + HDR_NFUNCS);
+    /* Indices are tu_base + offset + id in 61 bits, below the bases of
+     * unregistered TUs; a TU this large is surely corrupt. */
+    if (npaths >= PATHPROF_STREAM_UNREGISTERED_BASE / 2)
+        FAIL("metadata says %llu path indices, more than a stream TU can have",
+             (unsigned long long)npaths);
+    if ((r = malloc((nfuncs ? nfuncs : 1) * sizeof *r)) == NULL)
+        FAIL("out of memory checking %u functions", nfuncs);
+    for (uint32_t i = 0; i < nfuncs; i++) {
+        struct pprt_meta_fn fn;
+        pprt_meta_fn(blob, i, &fn);
+        if (!(fn.flags & PATHPROF_FN_STREAM))
+            FAIL("function %u lacks the STREAM flag (a counting-mode function "
+                 "in a stream TU)", i);
+        if (fn.flags & (PATHPROF_FN_HASH | PATHPROF_FN_VERIFY))
+            FAIL("function %u has the %s flag, which stream mode does not "
+                 "support", i, fn.flags & PATHPROF_FN_HASH ? "HASH" : "VERIFY");
+        if (fn.counter_offset > npaths || fn.npaths > npaths - fn.counter_offset)
+            FAIL("function %u: paths [%llu, +%llu) exceed the TU's %llu", i,
+                 (unsigned long long)fn.counter_offset,
+                 (unsigned long long)fn.npaths, (unsigned long long)npaths);
+        r[i].offset = fn.counter_offset;
+        r[i].npaths = fn.npaths;
+        r[i].func = i;
+    }
+    /* Sorted, the ranges give both the overlap check (no bitmap: a stream
+     * TU may have 2^40 paths) and pp_lookup_path's binary search. */
+    qsort(r, nfuncs, sizeof *r, by_offset);
+    for (uint32_t i = 1; i < nfuncs; i++)
+        if (r[i - 1].npaths > r[i].offset - r[i - 1].offset)
+            FAIL("function %u: paths [%llu, +%llu) overlap function %u's",
+                 r[i].func, (unsigned long long)r[i].offset,
+                 (unsigned long long)r[i].npaths, r[i - 1].func);
+    *ranges = r;
+    return 0;
+fail:
+    free(r);
     return -1;
 }
 

@@ -27,8 +27,25 @@ struct pprt_meta_fn {
 int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
                     char *why, size_t why_size);
 
-/* Only for blobs that passed pprt_meta_check. */
+/* A stream-mode function's path indices [offset, offset + npaths) in its
+ * TU, and its directory index. */
+struct pprt_meta_range {
+    uint64_t offset, npaths;
+    uint32_t func;
+};
+
+/* The stream-mode check: the same structure, every function flagged
+ * STREAM (and neither HASH nor VERIFY), its range inside the header's
+ * ncounters (the TU's number of path indices) and disjoint from the
+ * others.  Returns 0 with *RANGES a malloc'd array of the NFUNCS ranges
+ * sorted by offset, or -1 with the reason in WHY. */
+int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
+                           struct pprt_meta_range **ranges, char *why,
+                           size_t why_size);
+
+/* Only for blobs that passed pprt_meta_check or pprt_meta_check_stream. */
 uint32_t pprt_meta_nfuncs(const unsigned char *blob);
+uint64_t pprt_meta_ncounters(const unsigned char *blob);
 void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn);
 
 /* A name for the TU in messages: the source file of its first function,

@@ -41,6 +41,11 @@
 /* Profile sections. */
 #define PATHPROF_SECTION_PROGRAM 1u
 #define PATHPROF_SECTION_TU 2u
+#define PATHPROF_SECTION_STREAM 3u
+
+/* Stream policies, as recorded in the STREAM section. */
+#define PATHPROF_POLICY_BLOCK 1u
+#define PATHPROF_POLICY_DROP 2u
 
 /* Profile modes. */
 #define PATHPROF_MODE_COUNT 1u
@@ -58,6 +63,12 @@
      ((uint64_t)(payload) & ((1ull << 56) - 1)))
 #define PATHPROF_MARK_KIND(ev) ((unsigned)(((ev) >> 56) & 0x7f))
 #define PATHPROF_MARK_PAYLOAD(ev) ((ev) & ((1ull << 56) - 1))
+/* The value the plugin gives a TU's path base (__pathprof_tu_base[0]) and
+   function base ([1]) statically, before the runtime assigns the real ones:
+   events of a TU not (yet) registered then carry indices no registered TU
+   owns (the runtime assigns bases below it), never 0.  Analyzers count
+   them as "unknown". */
+#define PATHPROF_STREAM_UNREGISTERED_BASE (1ull << 60)
 
 #ifdef __cplusplus
 extern "C" {

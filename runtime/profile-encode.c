@@ -6,13 +6,15 @@
 #include "hash-table.h"
 #include "meta.h"
 #include "pathprof-abi.h"
+#include "le-bytes.h"
 #include "program-info.h"
+#include "stream.h"
 
 #include <stdlib.h>
 #include <time.h>
 
 /* Offsets of the fields patched once the payload is known. */
-enum { HDR_NSECTIONS = 40, HDR_PAYLOAD_SIZE = 48 };
+enum { HDR_MODE = 16, HDR_NSECTIONS = 40, HDR_PAYLOAD_SIZE = 48 };
 
 struct totals {
     uint64_t array_updates, hash_updates, hash_lost;
@@ -100,6 +102,44 @@ static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct total
     end_section(b, at);
 }
 
+/* The PROGRAM totals over TU sections the runtime did not count itself
+ * (written by analyzers from the stream): read back from the bytes, so
+ * the totals agree with the file whoever wrote the sections. */
+static void sum_tu_sections(const struct pprt_buf *b, size_t pos, struct totals *t)
+{
+    const unsigned char *d = b->data;
+    while (pos + 16 <= b->len) {
+        uint32_t tag = pprt_get_u32(d + pos);
+        uint64_t len = pprt_get_u64(d + pos + 8);
+        size_t q = pos + 16, end = q + len;
+        if (len > b->len - q)
+            return;
+        pos = end;
+        if (tag != PATHPROF_SECTION_TU || len < 8)
+            continue;
+        uint64_t meta_len = pprt_get_u64(d + q);
+        const unsigned char *meta = d + q + 8;
+        if (meta_len > end - q - 8)
+            continue;
+        q += 8 + meta_len + (8 - meta_len % 8) % 8;
+        uint32_t nfuncs = pprt_meta_nfuncs(meta);
+        for (uint32_t i = 0; i < nfuncs && q + 8 <= end; i++) {
+            struct pprt_meta_fn fn;
+            pprt_meta_fn(meta, i, &fn);
+            uint64_t nrecords = pprt_get_u64(d + q);
+            q += 8;
+            for (uint64_t r = 0; r < nrecords && q + 16 <= end; r++, q += 16) {
+                if (fn.flags & PATHPROF_FN_HASH)
+                    t->hash_updates += pprt_get_u64(d + q + 8);
+                else
+                    t->array_updates += pprt_get_u64(d + q + 8);
+            }
+            if (fn.flags & PATHPROF_FN_VERIFY)
+                q += 8 * (size_t)fn.nverify;
+        }
+    }
+}
+
 void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
                          struct pprt_buf *b, uint64_t *hash_lost)
 {
@@ -135,6 +175,14 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
 
     for (const struct pprt_tu *tu = list; tu; tu = tu->next, nsections++)
         encode_tu(b, tu, &t);
+
+    if (pprt_stream_used()) {
+        size_t from = b->len;
+        pprt_stream_encode(b, &nsections);
+        if (!b->failed)
+            sum_tu_sections(b, from, &t);
+        pprt_buf_patch_u32(b, HDR_MODE, PATHPROF_MODE_STREAM);
+    }
 
     pprt_buf_patch_u64(b, totals_at, t.array_updates);
     pprt_buf_patch_u64(b, totals_at + 8, t.hash_updates);

@@ -7,6 +7,8 @@
 #include "output-path.h"
 #include "profile-encode.h"
 #include "registry.h"
+#include "stream-tus.h"
+#include "stream.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -70,7 +72,13 @@ void pprt_write_profile(void)
     int saved_errno = errno;
     struct encoding e = {.pid = getpid()};
     pthread_mutex_lock(&write_lock);
-    if (!pprt_registry_finish(encode, &e)) {
+    /* Stream mode first: every buffered event reaches the analyzers before
+     * the sections are encoded.  Holds the stream mutex until done. */
+    pprt_stream_finish();
+    int first = (!pprt_registry_empty() || pprt_stream_tus_total() > 0) &&
+                pprt_registry_finish(encode, &e);
+    pprt_stream_finish_done();
+    if (!first) {
         pthread_mutex_unlock(&write_lock);
         errno = saved_errno;
         return;

@@ -142,6 +142,14 @@ void pprt_registry_remove(uint64_t *counters)
     pthread_mutex_unlock(&lock);
 }
 
+int pprt_registry_empty(void)
+{
+    pthread_mutex_lock(&lock);
+    int empty = head == NULL;
+    pthread_mutex_unlock(&lock);
+    return empty;
+}
+
 int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
                          void *arg)
 {

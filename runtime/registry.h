@@ -38,6 +38,10 @@ void pprt_registry_remove(uint64_t *counters);
 int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
                          void *arg);
 
+/* Whether no counting-mode TU is registered (a process whose only
+ * instrumented code is in stream mode, or none: nothing to write). */
+int pprt_registry_empty(void);
+
 /* For pthread_atfork: hold the lock across fork() so the child never
  * inherits it locked by a thread that does not exist there. */
 void pprt_registry_lock(void);

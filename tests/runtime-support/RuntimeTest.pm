@@ -86,8 +86,11 @@ sub build_program {
     } elsif ($flavour eq 'shared') {
         push @cmd, @src, '-o', $out, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
     } else {
-        push @cmd, @{$SANITIZE{$flavour}}, '-rdynamic', @src,
-            glob("$ROOT/runtime/*.c"), '-o', $out, '-ldl';
+        # libpathprof is the runtime, the stream buffers and the analyzers.
+        push @cmd, @{$SANITIZE{$flavour}}, '-rdynamic', "-I$ROOT/ringbuf",
+            "-I$ROOT/analyzers", @src,
+            map({ glob("$ROOT/$_/*.c") } qw(runtime ringbuf analyzers)),
+            '-o', $out, '-ldl', '-lurcu-memb', '-lck';
     }
     return compile("$out.log", @cmd);
 }

@@ -1,0 +1,45 @@
+/* analyzer-services.h - what the runtime offers analyzers beyond
+ * analyzer.h's pp_lookup_path: the list of stream TUs for writing profile
+ * sections, and the stream's error counters.
+ *
+ * Threads: pp_tu_count/pp_tu_get only from an analyzer's write() (the
+ * runtime holds the TU list still while it writes); pp_note_* from
+ * anywhere. */
+#ifndef PATHPROF_ANALYZER_SERVICES_H
+#define PATHPROF_ANALYZER_SERVICES_H
+
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+struct pp_tu_info {
+    /* The blob (the runtime's copy once unloaded); NULL when that copy
+     * could not be made: skip the TU. */
+    const unsigned char *meta;
+    uint64_t meta_len;
+    uint64_t tu_base;          /* global indices [tu_base, tu_base + npaths) */
+    uint64_t npaths;           /* the blob header's ncounters */
+    uint64_t fn_base;          /* global function indices [fn_base, +nfuncs):
+                                  the payload of ENTER/RESUME markers */
+    /* The TU whose profile section holds this one's counts: itself, or,
+     * for a library loaded and unloaded again, the first unloaded instance
+     * with the same blob (counting mode writes one section for all
+     * cycles).  Sections are written in the order of their TU ids. */
+    uint64_t section;
+};
+
+/* Stream TUs registered so far; their ids are 0 .. count-1, in
+ * registration order (pp_path_ref.tu_id). */
+uint64_t pp_tu_count(void);
+/* Returns 0 when TU_ID is not below pp_tu_count(). */
+int pp_tu_get(uint64_t tu_id, struct pp_tu_info *out);
+
+/* An activation stack had to be repaired (docs/streaming.md, section 2). */
+void pp_note_resync(uint64_t n);
+/* Events whose path index belongs to no registered TU (their TU was not
+ * registered yet or was refused): counted, not attributed. */
+void pp_note_unknown(uint64_t n);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,278 @@
+/* analyzer-thread.c - the analyzer threads: each walks its pool's channels
+ * (an RCU read-side section per pass), feeds every full chunk to the
+ * selected analyzers, gives the chunk back zeroed, ends a producer's
+ * stream when its channel is closed and drained, and sleeps when there is
+ * nothing to do (docs/streaming.md, sections 4-6). */
+#include "analyzer.h"
+#include "cpu-list.h"
+#include "live-threads.h"
+#include "message.h"
+#include "rcu.h"
+#include "stream.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Chunks taken from one channel per pass: a busy producer cannot starve
+ * the others of its analyzer. */
+#define BUDGET 16
+#define IDLE_SPINS 64
+#define SLEEP_NS (10 * 1000 * 1000L)
+#define LAST_THREAD_CHECK_NS (100 * 1000 * 1000ull)
+
+static __thread struct pprt_analyzer *self
+    __attribute__((tls_model("initial-exec")));
+
+struct pprt_analyzer *pprt_analyzer_self(void) { return self; }
+
+static const struct pp_analyzer *kind(uint32_t k)
+{
+    return pp_analyzers[pprt_config.analyzers[k]];
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void begin_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
+{
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        info->stream[k] = kind(k)->thread_begin(an->inst[k], info->tid);
+    info->begun = 1;
+}
+
+static void end_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
+{
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        kind(k)->thread_end(an->inst[k], info->stream[k]);
+        info->stream[k] = NULL;
+    }
+    info->begun = 0;
+}
+
+static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
+                    const uint64_t *ev, uint32_t n)
+{
+    uint64_t t0 = now_ns();
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        kind(k)->consume(an->inst[k], info->stream[k], ev, n);
+    if (pprt_config.test_delay_ns) {
+        struct timespec ts = {0, (long)pprt_config.test_delay_ns};
+        if (pprt_config.test_delay_ns >= 1000000000u)
+            ts = (struct timespec){1, 0};
+        nanosleep(&ts, NULL);
+    }
+    an->busy_ns += now_ns() - t0;
+    an->events += n;
+    an->chunks++;
+}
+
+/* The channel is closed (or abandoned at exit) and FULL is empty: its last
+ * events, then the end of the producer's stream. */
+static void finish_channel(struct pprt_analyzer *an, struct pp_channel *ch,
+                           uint32_t state, int abandoned)
+{
+    struct pprt_channel_info *info = ch->extra;
+    struct pp_chunk *tail = state == PP_CH_CLOSED ? ch->tail : NULL;
+    if (tail) {
+        consume(an, info, tail->ev, ch->tail_n);
+        if (ch->tail_recycle)
+            pp_channel_give_back(ch, tail, ch->chunk_events);
+    }
+    end_stream(an, info);
+    if (abandoned || (tail && !ch->tail_recycle)) {
+        /* Its thread still runs (exit flush): the channel is never reused. */
+        info->finished = 1;
+        return;
+    }
+    ch->tail = NULL;
+    if (!pp_channel_valid(ch)) {
+        static int said;
+        if (!said++)
+            pprt_error("internal error: the buffers of producer thread %u are "
+                       "inconsistent when it ended; not reusing them", info->tid);
+        info->finished = 1;
+        return;
+    }
+    __atomic_store_n(&ch->state, PP_CH_FREE, __ATOMIC_RELEASE);
+    pp_pool_put(&an->pool, ch);
+}
+
+/* One visit of one channel; returns how much work it did, and counts in
+ * *OPEN the channels this analyzer has not finished. */
+static int service(struct pprt_analyzer *an, struct pp_channel *ch, int *open)
+{
+    /* Loaded before draining FULL: a channel seen CLOSED here has no chunk
+     * coming after the ones the loop below finds. */
+    uint32_t state = __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE);
+    struct pprt_channel_info *info = ch->extra;
+    if (state == PP_CH_FREE || info->finished)
+        return 0;
+    int abandoned = __atomic_load_n(&info->abandoned, __ATOMIC_ACQUIRE);
+    (*open)++;
+    if (!info->begun)
+        begin_stream(an, info);
+    int did = 0;
+    struct pp_chunk *c = NULL;
+    for (int i = 0; i < BUDGET && (c = pp_channel_take_full(ch)) != NULL; i++) {
+        uint32_t n = c->n;
+        consume(an, info, c->ev, n);
+        pp_channel_give_back(ch, c, n);
+        pp_channel_count_consumed(ch);
+        did++;
+    }
+    if (c != NULL || (state != PP_CH_CLOSED && !abandoned))
+        return did; /* more to do, or the producer is still at work */
+    finish_channel(an, ch, state, abandoned);
+    (*open)--;
+    return did + 1;
+}
+
+static int pass(struct pprt_analyzer *an, int *open)
+{
+    int did = 0;
+    *open = 0;
+    pprt_rcu_read_lock();
+    for (struct pp_channel *ch = pp_pool_first(&an->pool); ch; ch = pp_pool_next(ch))
+        did += service(an, ch, open);
+    pprt_rcu_read_unlock();
+    return did;
+}
+
+/* fork is in progress in another thread: wait between chunks, outside
+ * liburcu's registry (the child gets new threads; see stream-control.c). */
+static void park(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    pprt_rcu_unregister();
+    pthread_mutex_lock(&s->park_lock);
+    s->nparked++;
+    pthread_cond_broadcast(&s->park_cond);
+    while (__atomic_load_n(&s->park, __ATOMIC_ACQUIRE))
+        pthread_cond_wait(&s->park_cond, &s->park_lock);
+    s->nparked--;
+    pthread_mutex_unlock(&s->park_lock);
+    pprt_rcu_register();
+}
+
+/* Analyzer 0, idle: if the program's threads are all gone (main called
+ * pthread_exit and the others ended), end the process as glibc would have
+ * without us. */
+static void exit_if_last(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    pid_t tids[PPRT_MAX_ANALYZER_THREADS];
+    for (uint32_t i = 0; i < s->nthreads; i++)
+        tids[i] = __atomic_load_n(&s->an[i].tid, __ATOMIC_ACQUIRE);
+    if (!__atomic_load_n(&s->stopping, __ATOMIC_RELAXED) &&
+        pprt_only_runtime_threads_left(tids, s->nthreads))
+        exit(0);
+}
+
+void pprt_analyzer_run(struct pprt_analyzer *an)
+{
+    struct pprt_stream *s = &pprt_stream;
+    unsigned idle = 0;
+    uint64_t last_check = now_ns();
+    for (;;) {
+        if (__atomic_load_n(&s->park, __ATOMIC_ACQUIRE)) {
+            park();
+            continue;
+        }
+        int stop = __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
+        int open;
+        int did = pass(an, &open);
+        if (stop && open == 0)
+            return;
+        if (did || stop) {
+            idle = 0;
+            continue;
+        }
+        if (++idle < IDLE_SPINS) {
+            ck_pr_stall();
+            continue;
+        }
+        uint32_t seq = pp_wake_prepare(&an->wake);
+        if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE) ||
+            __atomic_load_n(&s->park, __ATOMIC_ACQUIRE) || pass(an, &open)) {
+            pp_wake_cancel(&an->wake);
+            idle = 0;
+            continue;
+        }
+        pp_wake_wait(&an->wake, seq, SLEEP_NS);
+        if (an->index == 0 && now_ns() - last_check > LAST_THREAD_CHECK_NS) {
+            last_check = now_ns();
+            exit_if_last();
+        }
+    }
+}
+
+void pprt_analyzer_wake_all(void)
+{
+    for (uint32_t i = 0; i < pprt_stream.nthreads; i++)
+        pp_wake_signal(&pprt_stream.an[i].wake);
+}
+
+static void *analyzer_main(void *arg)
+{
+    struct pprt_analyzer *an = arg;
+    self = an;
+    __atomic_store_n(&an->tid, gettid(), __ATOMIC_RELEASE);
+    char name[16];
+    snprintf(name, sizeof name, "pathprof-an%u", an->index);
+    pthread_setname_np(pthread_self(), name);
+    pprt_rcu_register();
+    pprt_analyzer_run(an);
+    pprt_rcu_unregister();
+    return NULL;
+}
+
+static int create(struct pprt_analyzer *an, int cpu)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return -1;
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    }
+    /* The program's signals are not ours to handle: a process-directed
+     * signal must never run the program's handler on an analyzer thread
+     * (nor instrumented code there). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&an->thread, &attr, analyzer_main, an);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    return err;
+}
+
+int pprt_analyzer_start(struct pprt_analyzer *an)
+{
+    int cpu = pprt_config.ncpus ? pprt_config.cpus[an->index % pprt_config.ncpus]
+                                : pprt_default_cpu();
+    an->cpu = cpu;
+    an->tid = 0;
+    int err = create(an, cpu);
+    if (err != 0 && cpu >= 0) {
+        /* The CPU left the affinity mask since the variable was read. */
+        pprt_warning("cannot pin analyzer thread %u to CPU %d (PATHPROF_CPUS); "
+                     "running it unpinned", an->index, cpu);
+        an->cpu = -1;
+        err = create(an, -1);
+    }
+    if (err != 0)
+        return -1;
+    an->running = 1;
+    return 0;
+}

@@ -1,0 +1,228 @@
+/* producer.c - the producer side of stream mode: the probe's thread-local
+ * cursor, its slow path, and what a thread does when it exits
+ * (docs/streaming.md, sections 3 and 4).
+ *
+ * The fast path, emitted by the plugin, stores at __pathprof_cur until it
+ * reaches __pathprof_end.  Both are NULL before a thread's first event and
+ * both point at late_sentinel after its teardown, so "cur == end" sends
+ * every such event here.  This file runs in the program's threads, maybe
+ * inside its malloc or a signal handler: it never calls malloc, keeps
+ * errno, and counts an event it cannot store safely instead of storing it. */
+#include "message.h"
+#include "pathprof-abi.h"
+#include "stream.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#define PUBLIC __attribute__((visibility("default")))
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+PUBLIC __thread uint64_t *__pathprof_cur __attribute__((tls_model("initial-exec")));
+PUBLIC __thread uint64_t *__pathprof_end __attribute__((tls_model("initial-exec")));
+
+static TLS struct pp_channel *my_channel;
+/* Set while this thread is in the slow path: an event from a signal
+ * handler (or an instrumented malloc) that interrupts it is counted late
+ * rather than stored into a chunk being swapped. */
+static TLS int in_slow;
+
+/* cur == end == &late_sentinel[0]: this thread's events are late. */
+static uint64_t late_sentinel[1];
+
+struct pp_channel *pprt_producer_channel(void) { return my_channel; }
+uint64_t *pprt_producer_cursor(void) { return __pathprof_cur; }
+int pprt_producer_in_slow_path(void) { return in_slow; }
+
+static void count_late(uint64_t n)
+{
+    __atomic_fetch_add(&pprt_stream.late, n, __ATOMIC_RELAXED);
+}
+
+static void go_late(void)
+{
+    my_channel = NULL;
+    __pathprof_cur = __pathprof_end = late_sentinel;
+}
+
+static void use_chunk(const struct pp_channel *ch, struct pp_chunk *c)
+{
+    __pathprof_cur = c->ev;
+    __pathprof_end = c->ev + ch->chunk_events;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct pprt_analyzer *analyzer_of(const struct pp_channel *ch)
+{
+    const struct pprt_channel_info *info = ch->extra;
+    return &pprt_stream.an[info->analyzer];
+}
+
+/* Block policy: the analyzer is behind.  Spin a little (it may be about to
+ * give a chunk back), then sleep until it does. */
+static struct pp_chunk *wait_empty(struct pp_channel *ch)
+{
+    uint64_t t0 = now_ns();
+    struct pp_chunk *c = NULL;
+    for (int i = 0; i < 256 && c == NULL; i++) {
+        ck_pr_stall();
+        c = pp_channel_take_empty(ch);
+    }
+    while (c == NULL) {
+        uint32_t seq = pp_wake_prepare(&ch->empty_wake);
+        if ((c = pp_channel_take_empty(ch)) != NULL) {
+            pp_wake_cancel(&ch->empty_wake);
+            break;
+        }
+        pp_wake_signal(&analyzer_of(ch)->wake); /* in case it dozed off */
+        pp_wake_wait(&ch->empty_wake, seq, 10 * 1000 * 1000);
+        c = pp_channel_take_empty(ch);
+    }
+    __atomic_fetch_add(&pprt_stream.blocked_ns, now_ns() - t0, __ATOMIC_RELAXED);
+    return c;
+}
+
+static void publish(struct pp_channel *ch, struct pp_chunk *c, uint32_t n)
+{
+    pp_channel_publish(ch, c, n);
+    pp_wake_signal(&analyzer_of(ch)->wake);
+}
+
+/* The current chunk is full: hand it over and continue in an empty one. */
+static void swap_chunk(struct pp_channel *ch)
+{
+    pp_channel_lock(ch);
+    struct pp_chunk *full = ch->current;
+    if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) != PP_CH_ACTIVE) {
+        /* The exit flush took this chunk's first TAIL_N events while the
+         * thread kept running; the rest came too late for the profile. */
+        count_late(ch->chunk_events - ch->tail_n);
+        pp_channel_unlock(ch);
+        go_late();
+        return;
+    }
+    struct pp_chunk *next;
+    if (pprt_config.policy == PATHPROF_POLICY_DROP) {
+        next = pp_channel_take_empty(ch);
+        if (next) {
+            publish(ch, full, ch->chunk_events);
+        } else {
+            /* Reuse in place; zero it, since a zero word marks the end of
+             * the events of a chunk nobody can ask the cursor of. */
+            __atomic_fetch_add(&pprt_stream.dropped, ch->chunk_events, __ATOMIC_RELAXED);
+            memset(full->ev, 0, ch->chunk_events * sizeof(uint64_t));
+            next = full;
+        }
+    } else {
+        publish(ch, full, ch->chunk_events);
+        next = pp_channel_take_empty(ch);
+        if (next == NULL)
+            next = wait_empty(ch);
+    }
+    ch->current = next;
+    pp_channel_unlock(ch);
+    use_chunk(ch, next);
+}
+
+static void attach(void)
+{
+    pprt_set_up_once();
+    struct pp_channel *ch = pprt_stream_attach();
+    if (ch == NULL) {
+        go_late();
+        return;
+    }
+    my_channel = ch;
+    use_chunk(ch, ch->current);
+}
+
+PUBLIC void __pathprof_emit_slow(uint64_t ev)
+{
+    if (in_slow || pprt_analyzer_self()) {
+        /* Re-entered from a signal handler or from instrumented code our
+         * own calls ran; or an analyzer thread running instrumented code:
+         * storing would corrupt the chunk being swapped or feed an
+         * analyzer its own events. */
+        count_late(1);
+        return;
+    }
+    int saved_errno = errno;
+    in_slow = 1;
+    uint64_t *cur = __pathprof_cur;
+    if (cur == NULL)
+        attach();
+    else if (cur == __pathprof_end && cur != late_sentinel)
+        swap_chunk(my_channel);
+    cur = __pathprof_cur;
+    if (cur == late_sentinel) {
+        count_late(1);
+    } else {
+        *cur = ev;
+        __pathprof_cur = cur + 1;
+    }
+    in_slow = 0;
+    errno = saved_errno;
+}
+
+/* The thread's key destructor: publish the partial chunk and close the
+ * channel; the analyzer ends the stream and recycles the channel.  Events
+ * after this (later destructors) are late. */
+void pprt_producer_exit(void *arg)
+{
+    struct pp_channel *ch = arg;
+    int saved_errno = errno;
+    in_slow = 1;
+    pp_channel_lock(ch);
+    uint64_t *cur = __pathprof_cur;
+    struct pp_chunk *c = ch->current;
+    if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
+        publish(ch, c, (uint32_t)(cur - c->ev));
+        ch->current = NULL;
+        __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
+        pp_wake_signal(&analyzer_of(ch)->wake);
+    } else if (cur >= c->ev && cur <= c->ev + ch->chunk_events && cur - c->ev > ch->tail_n) {
+        count_late((uint64_t)(cur - c->ev) - ch->tail_n);
+    }
+    pp_channel_unlock(ch);
+    go_late();
+    in_slow = 0;
+    errno = saved_errno;
+}
+
+void pprt_producer_detach_self(void)
+{
+    if (pprt_stream.key_ok)
+        pthread_setspecific(pprt_stream.key, NULL);
+    go_late();
+}
+
+/* dlclose: the events this thread emitted so far go to the analyzers now,
+ * not when its chunk fills. */
+void pprt_producer_flush_self(void)
+{
+    struct pp_channel *ch = my_channel;
+    if (ch == NULL || in_slow)
+        return;
+    in_slow = 1;
+    pp_channel_lock(ch);
+    struct pp_chunk *c = ch->current;
+    uint32_t n = (uint32_t)(__pathprof_cur - c->ev);
+    if (n > 0 && __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE &&
+        (pprt_config.policy == PATHPROF_POLICY_BLOCK || pp_channel_has_empty(ch))) {
+        publish(ch, c, n);
+        struct pp_chunk *next = pp_channel_take_empty(ch);
+        if (next == NULL)
+            next = wait_empty(ch);
+        ch->current = next;
+        use_chunk(ch, next);
+    }
+    pp_channel_unlock(ch);
+    in_slow = 0;
+}

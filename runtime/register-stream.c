@@ -1,0 +1,67 @@
+/* register-stream.c - the run-time ABI entry points of stream-mode TUs
+ * (docs/streaming.md, sections 1 and 5): registration assigns the TU its
+ * global path and function bases; unregistration (dlclose) drains the
+ * buffers and keeps a copy of the blob. */
+#include "message.h"
+#include "meta.h"
+#include "pathprof-abi.h"
+#include "rcu.h"
+#include "stream-tus.h"
+#include "stream.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define PUBLIC __attribute__((visibility("default")))
+
+PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
+                                          const unsigned char *meta,
+                                          uint64_t meta_len, uint64_t *bases)
+{
+    int saved_errno = errno; /* constructors must not disturb the program */
+    pprt_set_up_once();
+    char why[256], name[600];
+    struct pprt_meta_range *ranges;
+    if (abi_version != PATHPROF_ABI_VERSION) {
+        pprt_error("a translation unit was built for run-time ABI version %u but "
+                   "this libpathprof implements version %u; it is not profiled "
+                   "(rebuild it with the plugin matching this library)",
+                   abi_version, PATHPROF_ABI_VERSION);
+    } else if (bases == NULL) {
+        pprt_error("ignoring a stream translation unit: no base pair");
+    } else if (pprt_meta_check_stream(meta, meta_len, &ranges, why, sizeof why) != 0) {
+        pprt_meta_tu_name(meta, meta_len, name, sizeof name);
+        pprt_error("ignoring stream translation unit %s: invalid metadata: %s "
+                   "(built by a different pathprof plugin?)", name, why);
+    } else {
+        pprt_stream_lock();
+        if (pprt_stream_tus_find(bases)) {
+            pprt_stream_unlock();
+            free(ranges);
+            pprt_warning("stream translation unit registered twice (bases at %p); "
+                         "the second registration is ignored", (void *)bases);
+        } else {
+            pprt_stream_tus_add(meta, meta_len, bases, ranges);
+            pprt_stream_unlock();
+        }
+    }
+    errno = saved_errno;
+}
+
+PUBLIC void __pathprof_unregister_stream_tu(uint64_t *bases)
+{
+    int saved_errno = errno;
+    pprt_stream_lock();
+    struct pprt_stream_tu *tu = pprt_stream_tus_find(bases);
+    if (tu) {
+        /* Before the profile is written: every event already published
+         * is consumed while the blob is still the library's, then the
+         * runtime keeps a copy for events still in flight. */
+        int before_write = !pprt_stream.finished;
+        if (before_write)
+            pprt_stream_drain_locked();
+        pprt_stream_tus_unload(tu, before_write);
+    }
+    pprt_stream_unlock();
+    errno = saved_errno;
+}

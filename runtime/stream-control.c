@@ -1,0 +1,337 @@
+/* stream-control.c - starting stream mode, attaching producers, and the
+ * moments when every buffer must be accounted for: exit (and exec),
+ * fork, dlclose (docs/streaming.md, section 5). */
+#include "analyzer.h"
+#include "message.h"
+#include "pathprof-abi.h"
+#include "stream-tus.h"
+#include "stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct pprt_stream pprt_stream = {
+    .mutex = PTHREAD_MUTEX_INITIALIZER,
+    .park_lock = PTHREAD_MUTEX_INITIALIZER,
+    .park_cond = PTHREAD_COND_INITIALIZER,
+};
+
+void pprt_stream_lock(void) { pthread_mutex_lock(&pprt_stream.mutex); }
+void pprt_stream_unlock(void) { pthread_mutex_unlock(&pprt_stream.mutex); }
+
+int pprt_stream_used(void)
+{
+    return pprt_stream.started || pprt_stream_tus_total() > 0;
+}
+
+#define FOR_EACH_CHANNEL(ch)                                                  \
+    for (uint32_t a_ = 0; a_ < pprt_stream.nthreads; a_++)                    \
+        for (struct pp_channel *ch = pp_pool_first(&pprt_stream.an[a_].pool); \
+             ch; ch = pp_pool_next(ch))
+
+static const struct pp_analyzer *kind(uint32_t k)
+{
+    return pp_analyzers[pprt_config.analyzers[k]];
+}
+
+static void sleep_ns(long ns)
+{
+    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int open_instances(void **inst)
+{
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        if ((inst[k] = kind(k)->open()) == NULL) {
+            pprt_error("out of memory opening analyzer %s (PATHPROF_ANALYZER); "
+                       "stream mode is off", kind(k)->name);
+            return -1;
+        }
+    return 0;
+}
+
+int pprt_stream_start_locked(void)
+{
+    static int failed;
+    struct pprt_stream *s = &pprt_stream;
+    if (s->started)
+        return 0;
+    if (failed)
+        return -1;
+    failed = 1; /* until proven otherwise: say why once, not per thread */
+    uint32_t n = pprt_config.analyzer_threads;
+    if (pthread_key_create(&s->key, pprt_producer_exit) != 0) {
+        pprt_error("cannot create a thread-specific key; stream mode is off "
+                   "(every event is counted late)");
+        return -1;
+    }
+    s->key_ok = 1;
+    if ((s->an = calloc(n, sizeof *s->an)) == NULL) {
+        pprt_error("out of memory starting %u analyzer threads (PATHPROF_ANALYZERS); "
+                   "stream mode is off", n);
+        return -1;
+    }
+    s->nthreads = n;
+    for (uint32_t i = 0; i < n; i++) {
+        struct pprt_analyzer *an = &s->an[i];
+        an->index = i;
+        pp_pool_init(&an->pool);
+        if (open_instances(an->inst) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (pprt_analyzer_start(&s->an[i]) != 0) {
+            /* Threads already started just idle: nobody is attached. */
+            s->nthreads = i;
+            pprt_error("cannot start analyzer thread %u of %u (PATHPROF_ANALYZERS); "
+                       "stream mode is off", i + 1, n);
+            return -1;
+        }
+    s->started = 1;
+    failed = 0;
+    return 0;
+}
+
+struct pp_channel *pprt_stream_attach(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    static int map_failed;
+    pprt_stream_lock();
+    if (__atomic_load_n(&s->stopping, __ATOMIC_RELAXED) || s->finished ||
+        pprt_stream_start_locked() != 0) {
+        pprt_stream_unlock();
+        return NULL;
+    }
+    uint32_t a = s->round_robin++ % s->nthreads;
+    struct pp_channel *ch = pp_pool_take(&s->an[a].pool, pprt_config.chunk_events,
+                                         pprt_config.chunks_per_thread,
+                                         sizeof(struct pprt_channel_info));
+    if (ch == NULL) {
+        if (!map_failed++)
+            pprt_error("cannot map the event buffers of a new thread (%u chunks of "
+                       "PATHPROF_CHUNK=%u events); its events are counted late",
+                       pprt_config.chunks_per_thread, pprt_config.chunk_events);
+        pprt_stream_unlock();
+        return NULL;
+    }
+    struct pprt_channel_info *info = ch->extra;
+    info->tid = (uint32_t)__atomic_add_fetch(&s->producers, 1, __ATOMIC_RELAXED);
+    info->analyzer = a;
+    ch->current = pp_channel_take_empty(ch); /* a FREE channel has them all */
+    ch->tail = NULL;
+    ch->tail_n = 0;
+    __atomic_store_n(&ch->state, PP_CH_ACTIVE, __ATOMIC_RELEASE);
+    pthread_setspecific(s->key, ch);
+    pprt_stream_unlock();
+    return ch;
+}
+
+/* Lock CH, giving up after a few seconds: its holder may be a thread that
+ * will never release it (stopped in a debugger, or the caller itself
+ * interrupted by a signal). */
+static int lock_patiently(struct pp_channel *ch)
+{
+    for (long waited = 0; waited < 5000000000L; waited += 100000) {
+        if (pp_channel_trylock(ch))
+            return 1;
+        sleep_ns(100000);
+    }
+    return 0;
+}
+
+/* Exit: no thread will publish again.  A thread still running keeps its
+ * chunk; what it wrote so far (the chunk's non-zero prefix) is its last
+ * contribution, the analyzer consumes it in place, and anything it writes
+ * later is late. */
+static void close_all_channels(void)
+{
+    struct pp_channel *me = pprt_producer_channel();
+    FOR_EACH_CHANNEL(ch) {
+        if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_FREE)
+            continue; /* and stays so: attach needs the mutex we hold */
+        struct pprt_channel_info *info = ch->extra;
+        if ((ch == me && pprt_producer_in_slow_path()) || !lock_patiently(ch)) {
+            pprt_error("producer thread %u kept its event buffer locked at exit; "
+                       "its unpublished events are not in the profile", info->tid);
+            __atomic_store_n(&info->abandoned, 1, __ATOMIC_RELEASE);
+            continue;
+        }
+        if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
+            struct pp_chunk *c = ch->current;
+            ch->tail = c;
+            ch->tail_n = ch == me ? (uint32_t)(pprt_producer_cursor() - c->ev)
+                                  : pp_chunk_scan(ch, c);
+            ch->tail_recycle = 0;
+            __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
+        }
+        pp_channel_unlock(ch);
+    }
+    if (me)
+        pprt_producer_detach_self();
+}
+
+static void merge_instances(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        s->merged[k] = s->an[0].inst[k];
+        for (uint32_t i = 1; i < s->nthreads; i++) {
+            kind(k)->merge(s->merged[k], s->an[i].inst[k]);
+            kind(k)->close(s->an[i].inst[k]);
+            s->an[i].inst[k] = NULL;
+        }
+        s->an[0].inst[k] = NULL;
+    }
+}
+
+void pprt_stream_finish(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    pprt_stream_lock();
+    if (s->finished)
+        return;
+    __atomic_store_n(&s->stopping, 1, __ATOMIC_RELAXED);
+    s->finished = 1;
+    if (!s->started) {
+        /* Stream TUs but no event: their sections, all zero, still belong
+         * in the profile (as in counting mode). */
+        if (pprt_stream_tus_total() > 0 && open_instances(s->merged) != 0)
+            memset(s->merged, 0, sizeof s->merged);
+        return;
+    }
+    close_all_channels();
+    __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+    pprt_analyzer_wake_all();
+    struct pprt_analyzer *self = pprt_analyzer_self();
+    if (self)
+        pprt_analyzer_run(self); /* exit() from an analyzer thread */
+    for (uint32_t i = 0; i < s->nthreads; i++)
+        if (&s->an[i] != self && s->an[i].running) {
+            pthread_join(s->an[i].thread, NULL);
+            s->an[i].running = 0;
+        }
+    merge_instances();
+}
+
+void pprt_stream_finish_done(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        if (s->merged[k]) {
+            kind(k)->close(s->merged[k]);
+            s->merged[k] = NULL;
+        }
+    pprt_stream_unlock();
+}
+
+void pprt_stream_drain_locked(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    if (!s->started || __atomic_load_n(&s->stopping, __ATOMIC_RELAXED))
+        return;
+    pprt_producer_flush_self();
+    FOR_EACH_CHANNEL(ch) {
+        struct pprt_channel_info *info = ch->extra;
+        info->drain_target = __atomic_load_n(&ch->published, __ATOMIC_ACQUIRE);
+    }
+    long pause = 20000, waited = 0;
+    for (;;) {
+        int done = 1;
+        FOR_EACH_CHANNEL(ch) {
+            struct pprt_channel_info *info = ch->extra;
+            if (__atomic_load_n(&ch->consumed, __ATOMIC_ACQUIRE) < info->drain_target)
+                done = 0;
+        }
+        if (done)
+            return;
+        if (waited > 30000000000L) {
+            pprt_error("the analyzers did not consume the buffered events within "
+                       "30 s while a library was unloaded; continuing without them");
+            return;
+        }
+        pprt_analyzer_wake_all();
+        sleep_ns(pause);
+        waited += pause;
+        if (pause < 1000000)
+            pause *= 2;
+    }
+}
+
+/* fork: the child must not inherit a lock held by a thread it will not
+ * have, nor an analyzer stopped in the middle of a chunk.  So: no producer
+ * in its slow path (every channel lock held), every analyzer parked
+ * between chunks and out of liburcu's reader registry. */
+void pprt_stream_before_fork(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    pprt_stream_lock();
+    if (!s->started || s->finished)
+        return;
+    FOR_EACH_CHANNEL(ch)
+        pp_channel_lock(ch);
+    __atomic_store_n(&s->park, 1, __ATOMIC_RELEASE);
+    pprt_analyzer_wake_all();
+    uint32_t running = 0;
+    for (uint32_t i = 0; i < s->nthreads; i++)
+        running += s->an[i].running != 0;
+    pthread_mutex_lock(&s->park_lock);
+    while (s->nparked < running)
+        pthread_cond_wait(&s->park_cond, &s->park_lock);
+    pthread_mutex_unlock(&s->park_lock);
+}
+
+void pprt_stream_after_fork_parent(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    if (s->started && !s->finished) {
+        pthread_mutex_lock(&s->park_lock);
+        __atomic_store_n(&s->park, 0, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&s->park_cond);
+        pthread_mutex_unlock(&s->park_lock);
+        FOR_EACH_CHANNEL(ch)
+            pp_channel_unlock(ch);
+    }
+    pprt_stream_unlock();
+}
+
+/* The child has one thread, the one that forked.  Every other producer is
+ * gone with its cursor: its channel is closed with what its chunk holds
+ * (the events it wrote before fork), so the child's profile has the
+ * parent's events up to fork, as in counting mode.  New analyzer threads
+ * take over the parked ones' state. */
+void pprt_stream_after_fork_child(void)
+{
+    struct pprt_stream *s = &pprt_stream;
+    if (s->started && !s->finished) {
+        pthread_mutex_init(&s->park_lock, NULL);
+        pthread_cond_init(&s->park_cond, NULL);
+        s->park = 0;
+        s->nparked = 0;
+        struct pp_channel *me = pprt_producer_channel();
+        FOR_EACH_CHANNEL(ch) {
+            if (ch != me && __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
+                ch->tail = ch->current;
+                ch->tail_n = pp_chunk_scan(ch, ch->current);
+                ch->tail_recycle = 1;
+                __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
+            }
+            pp_channel_unlock(ch);
+        }
+        for (uint32_t i = 0; i < s->nthreads; i++) {
+            s->an[i].running = 0;
+            if (pprt_analyzer_start(&s->an[i]) != 0) {
+                /* Without its analyzer a producer would wait forever. */
+                pprt_error("cannot restart analyzer thread %u in the child process "
+                           "%ld; the child's events are not profiled", i + 1,
+                           (long)getpid());
+                __atomic_store_n(&s->stopping, 1, __ATOMIC_RELAXED);
+                pprt_producer_detach_self();
+                break;
+            }
+        }
+    }
+    pprt_stream_unlock();
+}

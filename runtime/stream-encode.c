@@ -1,0 +1,77 @@
+/* stream-encode.c - the stream part of the profile: each selected
+ * analyzer's sections, then the STREAM section (docs/format.md, section 3)
+ * that says how the stream went and whether the profile is exact. */
+#include "analyzer-services.h"
+#include "analyzer.h"
+#include "message.h"
+#include "pathprof-abi.h"
+#include "stream.h"
+
+#include <string.h>
+
+static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+static void encode_stream_section(struct pprt_buf *b)
+{
+    const struct pprt_stream *s = &pprt_stream;
+    pprt_buf_u32(b, PATHPROF_SECTION_STREAM);
+    pprt_buf_u32(b, 0);
+    size_t at = b->len;
+    pprt_buf_u64(b, 0); /* length, patched below */
+
+    uint64_t events = 0;
+    for (uint32_t i = 0; i < s->nthreads; i++)
+        events += s->an[i].events;
+    pprt_buf_u32(b, pprt_config.policy);
+    pprt_buf_u32(b, pprt_config.chunk_events);
+    pprt_buf_u32(b, pprt_config.chunks_per_thread);
+    pprt_buf_u32(b, s->nthreads);
+    pprt_buf_u64(b, load(&s->producers));
+    pprt_buf_u64(b, events);
+    pprt_buf_u64(b, load(&s->dropped));
+    pprt_buf_u64(b, load(&s->late));
+    pprt_buf_u64(b, load(&s->resync));
+    pprt_buf_u64(b, load(&s->unknown));
+    pprt_buf_u64(b, load(&s->blocked_ns));
+    pprt_buf_u32(b, pprt_config.nanalyzers);
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        const char *name = pp_analyzers[pprt_config.analyzers[k]]->name;
+        pprt_buf_u32(b, (uint32_t)strlen(name));
+        pprt_buf_put(b, name, strlen(name));
+    }
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        pprt_buf_u64(b, s->an[i].events);
+        pprt_buf_u64(b, s->an[i].busy_ns);
+    }
+    pprt_buf_patch_u64(b, at, b->len - (at + 8));
+}
+
+void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
+{
+    const struct pprt_stream *s = &pprt_stream;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        if (s->merged[k])
+            pp_analyzers[pprt_config.analyzers[k]]->write(s->merged[k], b, nsections);
+    encode_stream_section(b);
+    ++*nsections;
+
+    uint64_t dropped = load(&s->dropped), late = load(&s->late);
+    uint64_t resync = load(&s->resync), unknown = load(&s->unknown);
+    if (dropped || late || resync || unknown)
+        pprt_warning("the profile is not exact: %llu events dropped (PATHPROF_POLICY=%s), "
+                     "%llu late, %llu activation resyncs, %llu of unknown translation units",
+                     (unsigned long long)dropped,
+                     pprt_config.policy == PATHPROF_POLICY_DROP ? "drop" : "block",
+                     (unsigned long long)late, (unsigned long long)resync,
+                     (unsigned long long)unknown);
+}
+
+void pp_note_resync(uint64_t n)
+{
+    __atomic_fetch_add(&pprt_stream.resync, n, __ATOMIC_RELAXED);
+}
+
+void pp_note_unknown(uint64_t n)
+{
+    __atomic_fetch_add(&pprt_stream.unknown, n, __ATOMIC_RELAXED);
+}

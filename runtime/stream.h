@@ -1,0 +1,138 @@
+/* stream.h - the stream runtime's shared state (docs/streaming.md, 4-5).
+ *
+ * Threads and who may touch what:
+ *   - producer threads (the program's): their own channel's owner side,
+ *     under the channel's lock, in __pathprof_emit_slow and at thread exit
+ *     (producer.c); they take the stream mutex only to attach a channel;
+ *   - analyzer threads (analyzer-thread.c): the analyzer side of the
+ *     channels in their pool, inside RCU read-side sections; they take no
+ *     lock but their pool's (a leaf) and the park lock;
+ *   - the control paths (stream-control.c): exit, exec, fork, dlclose;
+ *     they hold the stream mutex.
+ *
+ * Lock order: write lock (profile-write.c) -> stream mutex -> channel
+ * locks -> park lock -> registry lock -> hash growth lock.  Nobody waits
+ * for a grace period or for analyzers while holding a channel lock other
+ * than its own, or a pool lock. */
+#ifndef PATHPROF_RT_STREAM_H
+#define PATHPROF_RT_STREAM_H
+
+#include "bytebuf.h"
+#include "config.h"
+#include "pool.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#pragma GCC visibility push(hidden)
+
+/* One analyzer thread. */
+struct pprt_analyzer {
+    uint32_t index;
+    pthread_t thread;
+    int running;              /* a thread runs (or is parked) for it */
+    pid_t tid;                /* atomic: its kernel thread id, 0 before start */
+    int cpu;                  /* pinned to it, or -1 */
+    struct pp_pool pool;      /* its channels */
+    struct pp_wake wake;      /* producers signal after publishing */
+    void *inst[PPRT_MAX_ANALYZERS]; /* one instance per selected analyzer */
+    /* Statistics, written by the thread, read after it stopped. */
+    uint64_t events, busy_ns, chunks;
+};
+
+/* The runtime's part of a channel (pp_channel.extra). */
+struct pprt_channel_info {
+    uint32_t tid;       /* producer thread number, from 1 */
+    uint32_t analyzer;  /* the analyzer whose pool holds the channel */
+    /* Analyzer side only. */
+    int begun;          /* thread_begin was called for this producer */
+    int finished;       /* finalised at exit; never reused */
+    void *stream[PPRT_MAX_ANALYZERS];
+    /* Control side, under the stream mutex. */
+    uint64_t drain_target;
+    int abandoned;      /* atomic: the exit flush could not lock it */
+};
+
+struct pprt_stream {
+    pthread_mutex_t mutex;
+    int started;          /* analyzers were started (under the mutex) */
+    int stopping;         /* atomic: the exit flush began, no new producers */
+    int stop;             /* atomic: analyzers finish their channels and return */
+    int finished;         /* analyzers stopped and merged (under the mutex) */
+    int park;             /* atomic: analyzers park (fork) */
+    uint32_t nparked;     /* under park_lock */
+    pthread_mutex_t park_lock;
+    pthread_cond_t park_cond;
+    uint32_t nthreads;    /* analyzer threads */
+    struct pprt_analyzer *an;
+    uint32_t round_robin; /* next analyzer for a new producer */
+    pthread_key_t key;    /* producer exit: its destructor publishes */
+    int key_ok;
+    /* The merged instances, written into the profile, then closed. */
+    void *merged[PPRT_MAX_ANALYZERS];
+    /* Counters of the STREAM section (atomic). */
+    uint64_t producers, dropped, late, blocked_ns, resync, unknown;
+};
+
+extern struct pprt_stream pprt_stream;
+
+void pprt_stream_lock(void);
+void pprt_stream_unlock(void);
+
+/* register.c: configuration, exit handler and fork handlers, once. */
+void pprt_set_up_once(void);
+/* Whether pprt_set_up_once ran; the pid of this process as the runtime
+ * knows it (a vfork child, sharing our memory, has another getpid()). */
+int pprt_is_set_up(void);
+pid_t pprt_process_pid(void);
+
+/* producer.c: the calling thread's channel, or NULL. */
+struct pp_channel *pprt_producer_channel(void);
+/* The calling thread's cursor into its current chunk. */
+uint64_t *pprt_producer_cursor(void);
+/* After the exit flush took the calling thread's chunk: its later events
+ * are late. */
+void pprt_producer_detach_self(void);
+int pprt_producer_in_slow_path(void);
+void pprt_producer_exit(void *channel); /* the key's destructor */
+/* Publishes the calling thread's partial chunk (under its lock). */
+void pprt_producer_flush_self(void);
+
+/* stream-control.c */
+/* Under the stream mutex: starts the analyzer threads (once).  Returns 0,
+ * or -1 when stream mode cannot run (message printed). */
+int pprt_stream_start_locked(void);
+/* A new producer: a channel attached to the caller, ACTIVE, with its
+ * first chunk in CURRENT; NULL when the stream is stopping or failed. */
+struct pp_channel *pprt_stream_attach(void);
+/* Exit/exec: close every channel, stop and join the analyzers, merge.
+ * Leaves the stream mutex held for the encoder; pprt_stream_finish_done
+ * releases it. */
+void pprt_stream_finish(void);
+void pprt_stream_finish_done(void);
+/* Under the stream mutex: wait until every chunk published so far is
+ * consumed (dlclose). */
+void pprt_stream_drain_locked(void);
+/* Fork handlers, called by register.c in lock order. */
+void pprt_stream_before_fork(void);
+void pprt_stream_after_fork_parent(void);
+void pprt_stream_after_fork_child(void);
+/* Whether anything of stream mode happened: the profile's mode. */
+int pprt_stream_used(void);
+
+/* analyzer-thread.c */
+int pprt_analyzer_start(struct pprt_analyzer *an);
+/* The calling thread's analyzer, or NULL for any other thread. */
+struct pprt_analyzer *pprt_analyzer_self(void);
+/* Runs AN's loop in the calling thread until STOP and every channel is
+ * finished (exit() called from an analyzer thread). */
+void pprt_analyzer_run(struct pprt_analyzer *an);
+void pprt_analyzer_wake_all(void);
+
+/* stream-encode.c: the analyzers' sections and the STREAM section. */
+void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections);
+
+#pragma GCC visibility pop
+
+#endif
