@@ -19,6 +19,8 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_CUT, "cut" },
     { PATHPROF_FN_ATOMIC, "atomic" },
     { PATHPROF_FN_VERIFY, "verify" },
+    { PATHPROF_FN_STREAM, "stream" },
+    { PATHPROF_FN_RESUME, "resume" },
 };
 
 /* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */

@@ -74,7 +74,7 @@ struct pp_flag_name {
     uint32_t bit;
     const char *name;
 };
-#define PP_NFLAG_NAMES 4
+#define PP_NFLAG_NAMES 6
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
 
 /* Parses and validates a blob. On failure returns false with err set and

@@ -28,8 +28,19 @@ struct pp_func {
     uint32_t ncopies;                  /* TUs whose counts were merged here */
 };
 
+/* The STREAM section of a stream-mode profile (docs/format.md, section 3):
+ * how the stream went, and whether the profile is exact. */
+struct pp_stream_info {
+    uint32_t policy;               /* PATHPROF_POLICY_* */
+    uint32_t chunk_events, chunks_per_thread, analyzer_threads;
+    uint64_t producers, events;
+    uint64_t dropped, late, resync, unknown; /* any non-zero: not exact */
+    uint64_t blocked_ns;
+    char *analyzers;               /* "blpp,trace" */
+};
+
 struct pp_profile {
-    uint32_t mode;
+    uint32_t mode;                     /* PATHPROF_MODE_* */
     uint64_t pid;
     uint64_t time;                     /* unix seconds */
 
@@ -39,6 +50,9 @@ struct pp_profile {
     uint64_t array_updates;
     uint64_t hash_updates;
     uint64_t lost_after_write;
+
+    bool has_stream;
+    struct pp_stream_info stream;
 
     size_t ntus;
     struct pp_tu_meta *tus;

@@ -80,9 +80,10 @@ static bool check_envelope(const unsigned char *data, size_t len, struct pp_prof
                             "): the file is damaged",
                        stored, computed);
     /* Only after the checksum: a damaged mode field should say "damaged". */
-    if (p->mode != PATHPROF_MODE_COUNT)
+    if (p->mode != PATHPROF_MODE_COUNT && p->mode != PATHPROF_MODE_STREAM)
         return pp_fail(err, "profile mode %" PRIu32 " is not supported (this pathprof reads "
-                            "mode %u, count)", p->mode, PATHPROF_MODE_COUNT);
+                            "modes %u, count, and %u, stream)", p->mode, PATHPROF_MODE_COUNT,
+                       PATHPROF_MODE_STREAM);
     return true;
 }
 
@@ -113,6 +114,68 @@ static bool read_program(struct pp_cursor *c, struct pp_profile *p, struct pp_er
         !pp_get_u64(c, &p->lost_after_write))
         return pp_fail(err, "truncated");
     return true;
+}
+
+/* The STREAM section, as runtime/stream-encode.c writes it. */
+static bool read_stream(struct pp_cursor *c, struct pp_profile *p, struct pp_error *err)
+{
+    struct pp_stream_info *s = &p->stream;
+    uint32_t n, len, i;
+    const unsigned char *name;
+    size_t used = 0;
+
+    if (p->has_stream)
+        return pp_fail(err, "a second STREAM section");
+    p->has_stream = true;
+    if (pp_cursor_left(c) < 16 + 7 * 8 + 4)
+        return pp_fail(err, "truncated");
+    s->policy = pp_take_u32(c);
+    s->chunk_events = pp_take_u32(c);
+    s->chunks_per_thread = pp_take_u32(c);
+    s->analyzer_threads = pp_take_u32(c);
+    s->producers = pp_take_u64(c);
+    s->events = pp_take_u64(c);
+    s->dropped = pp_take_u64(c);
+    s->late = pp_take_u64(c);
+    s->resync = pp_take_u64(c);
+    s->unknown = pp_take_u64(c);
+    s->blocked_ns = pp_take_u64(c);
+    n = pp_take_u32(c);
+    if (n > pp_cursor_left(c) / 4)
+        return pp_fail(err, "%" PRIu32 " analyzer names do not fit in the %zu bytes left", n,
+                       pp_cursor_left(c));
+    /* Names joined by commas: at most the section's own size. */
+    s->analyzers = malloc(pp_cursor_left(c) + 1);
+    if (!s->analyzers)
+        return pp_fail(err, "out of memory");
+    s->analyzers[0] = '\0';
+    for (i = 0; i < n; i++) {
+        if (!pp_get_u32(c, &len) || !pp_get_bytes(c, len, &name))
+            return pp_fail(err, "analyzer name %" PRIu32 " truncated", i);
+        if (memchr(name, 0, len) || memchr(name, ',', len))
+            return pp_fail(err, "analyzer name %" PRIu32 " contains a NUL or a comma", i);
+        if (i)
+            s->analyzers[used++] = ',';
+        memcpy(s->analyzers + used, name, len);
+        used += len;
+        s->analyzers[used] = '\0';
+    }
+    /* Per analyzer thread: events, busy time (not shown yet; skipped). */
+    if (pp_cursor_left(c) / 16 != s->analyzer_threads || pp_cursor_left(c) % 16 != 0)
+        return pp_fail(err, "%zu bytes of per-thread statistics for %" PRIu32
+                            " analyzer threads", pp_cursor_left(c), s->analyzer_threads);
+    c->pos = c->len;
+    return true;
+}
+
+static const char *section_name(uint32_t tag)
+{
+    switch (tag) {
+    case PATHPROF_SECTION_PROGRAM: return "PROGRAM";
+    case PATHPROF_SECTION_TU: return "TU";
+    case PATHPROF_SECTION_STREAM: return "STREAM";
+    default: return "unknown";
+    }
 }
 
 static bool grow(void **array, size_t *cap, size_t need, size_t elem, struct pp_error *err)
@@ -266,6 +329,9 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
         case PATHPROF_SECTION_TU:
             ok = read_tu(&c, p, &tus_cap, &funcs_cap, err);
             break;
+        case PATHPROF_SECTION_STREAM:
+            ok = read_stream(&c, p, err);
+            break;
         default: /* unknown sections are skipped (format.md) */
             c.pos = c.len;
             break;
@@ -274,7 +340,7 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
             ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
         if (!ok)
             return pp_context(err, "section %" PRIu32 " (%s, at byte %zu)", i + 1,
-                              tag == PATHPROF_SECTION_TU ? "TU" : "PROGRAM", at);
+                              section_name(tag), at);
     }
     if (pp_cursor_left(&payload) != 0)
         return pp_fail(err, "%zu payload bytes after the last of the %" PRIu32 " sections",
@@ -319,6 +385,7 @@ void profile_free(struct pp_profile *p)
     free(p->tus);
     free(p->program);
     free(p->cmdline);
+    free(p->stream.analyzers);
     memset(p, 0, sizeof *p);
 }
 

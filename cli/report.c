@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "func_find.h"
 #include "path.h"
+#include "pathprof-abi.h"
 #include "path_text.h"
 #include "rank.h"
 #include "report.h"
@@ -24,6 +25,52 @@
 static double percent(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* A stream-mode profile that lost or misattributed events must not be read
+ * as exact: said first, where nobody can miss it. */
+static void out_not_exact(FILE *out, const struct pp_profile *p)
+{
+    const struct pp_stream_info *s = &p->stream;
+
+    if (!p->has_stream || (!s->dropped && !s->late && !s->resync && !s->unknown))
+        return;
+    fputs("!!! NOT EXACT: this profile misses events, or attributed some wrongly\n", out);
+    if (s->dropped)
+        fprintf(out, "!!!   %" PRIu64 " events dropped: the analyzers fell behind "
+                     "(PATHPROF_POLICY=drop)\n", s->dropped);
+    if (s->late)
+        fprintf(out, "!!!   %" PRIu64 " late events: emitted after their thread's stream "
+                     "was closed\n", s->late);
+    if (s->resync)
+        fprintf(out, "!!!   %" PRIu64 " activation resyncs: a RESUME marker matched no "
+                     "activation\n", s->resync);
+    if (s->unknown)
+        fprintf(out, "!!!   %" PRIu64 " events of translation units that were not "
+                     "registered\n", s->unknown);
+    fputs("!!! The counts below miss the paths those events stood for.\n\n", out);
+}
+
+static void out_mode(FILE *out, const struct pp_profile *p)
+{
+    const struct pp_stream_info *s = &p->stream;
+
+    if (p->mode != PATHPROF_MODE_STREAM) {
+        fputs("mode       count\n", out);
+        return;
+    }
+    fputs("mode       stream", out);
+    if (p->has_stream) {
+        fputs(" (analyzers ", out);
+        out_safe(out, *s->analyzers ? s->analyzers : "none");
+        fprintf(out, ", policy %s, %" PRIu32 " analyzer threads, chunks of %" PRIu32
+                     " events)\n", s->policy == PATHPROF_POLICY_DROP ? "drop" : "block",
+                s->analyzer_threads, s->chunk_events);
+        fprintf(out, "stream     %" PRIu64 " events from %" PRIu64 " threads; producers "
+                     "blocked %.3f s\n", s->events, s->producers, (double)s->blocked_ns / 1e9);
+    } else {
+        fputs(" (no STREAM section: whether events were lost is not known)\n", out);
+    }
 }
 
 static void out_header(FILE *out, const struct pp_profile *p)
@@ -46,8 +93,10 @@ static void out_header(FILE *out, const struct pp_profile *p)
         out_safe(out, p->cmdline);
     }
     fprintf(out, "\npid        %" PRIu64 "\nwritten    %s\n", p->pid, when);
+    out_mode(out, p);
     fprintf(out, "paths      %" PRIu64 " executed", total);
-    if (p->has_program) {
+    /* Stream mode counts in the analyzers: the update totals are 0. */
+    if (p->has_program && p->mode != PATHPROF_MODE_STREAM) {
         fprintf(out, " (array updates %" PRIu64 ", hash updates %" PRIu64 ")",
                 p->array_updates, p->hash_updates);
         if (p->array_updates + p->hash_updates != total)
@@ -175,6 +224,7 @@ bool report_text(FILE *out, const struct pp_profile *p, const bool *selected, ui
     if (!rank_collect(p, selected, &paths, &n, err))
         return false;
     src = source_cache_new();
+    out_not_exact(out, p);
     out_header(out, p);
     ok = out_functions(out, p, selected, top, profile_total(p), err);
     if (ok && n == 0)

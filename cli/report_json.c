@@ -154,6 +154,29 @@ out:
     return ok;
 }
 
+/* "mode", and "stream": how a stream-mode run went (null in count mode). */
+static void out_stream(FILE *out, const struct pp_profile *p)
+{
+    const struct pp_stream_info *s = &p->stream;
+
+    fprintf(out, ",\n \"mode\":\"%s\",\n \"stream\":",
+            p->mode == PATHPROF_MODE_STREAM ? "stream" : "count");
+    if (!p->has_stream) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"exact\":%s,\"policy\":\"%s\",\"analyzers\":",
+            s->dropped || s->late || s->resync || s->unknown ? "false" : "true",
+            s->policy == PATHPROF_POLICY_DROP ? "drop" : "block");
+    json_string(out, s->analyzers);
+    fprintf(out, ",\"analyzer_threads\":%" PRIu32 ",\"chunk_events\":%" PRIu32
+                 ",\"producers\":%" PRIu64 ",\"events\":%" PRIu64 ",\"dropped\":%" PRIu64
+                 ",\"late\":%" PRIu64 ",\"resync\":%" PRIu64 ",\"unknown\":%" PRIu64
+                 ",\"blocked_ns\":%" PRIu64 "}",
+            s->analyzer_threads, s->chunk_events, s->producers, s->events, s->dropped, s->late,
+            s->resync, s->unknown, s->blocked_ns);
+}
+
 bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, uint64_t top,
                  struct pp_error *err)
 {
@@ -165,9 +188,10 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
     fputs(",\n \"command\":", out);
     json_string(out, p->has_program ? p->cmdline : NULL);
     fprintf(out, ",\n \"pid\":%" PRIu64 ",\n \"time\":%" PRIu64 ",\n \"paths_executed\":%"
-                 PRIu64 ",\n \"array_updates\":%" PRIu64 ",\n \"hash_updates\":%" PRIu64
-                 ",\n \"functions\":[",
+                 PRIu64 ",\n \"array_updates\":%" PRIu64 ",\n \"hash_updates\":%" PRIu64,
             p->pid, p->time, profile_total(p), p->array_updates, p->hash_updates);
+    out_stream(out, p);
+    fputs(",\n \"functions\":[", out);
     for (i = 0; i < p->nfuncs; i++) {
         if (selected && !selected[i])
             continue;
