@@ -79,6 +79,24 @@ else
     skip "threads_loop did not build or run" 4
 fi
 
+# fork: one trace and one profile per process (%p), each consistent.
+if pp_cc "$T/fk" "$P/fork_child.c" $STREAM -O2 &&
+    (cd "$T" && PATHPROF_ANALYZER=blpp,trace PATHPROF_OUT=$T/fk.%p.out PATHPROF_TRACE=$T/fk.%p.trace \
+        PATHPROF_QUIET=1 ./fk >"$T/fk.stdout" 2>"$T/fk.stderr"); then
+    parent=$(sed -n 's/^parent .* //p' "$T/fk.stdout") child=$(sed -n 's/^child .* //p' "$T/fk.stdout")
+    for who in parent:$parent child:$child; do
+        R=$T/fk.${who#*:}
+        "$PP_CLI" dump "$R.trace" >"$R.dump" 2>&1
+        "$PP_CLI" report --json "$R.out" >"$R.json" 2>&1
+        counts "fork, ${who%%:*}"
+    done
+    like "$(head -n 1 "$T/fk.$child.dump")" \
+        "pid $child \\(forked from $parent\\)" "fork: the child's trace names its parent"
+    stacks "fork, child"
+else
+    skip "fork_child did not build or run" 6
+fi
+
 if command -v g++ >/dev/null && PP_GCC=g++ pp_cc "$T/tr" "$P/throw_recursive.cc" $STREAM -O2 &&
     run throw_recursive "$T/tr" 40; then
     counts throw_recursive
