@@ -37,25 +37,29 @@ src=$(bench/fetch-bzip2.sh "$B")
 files="blocksort huffman crctable randtable compress decompress bzlib bzip2"
 base_flags="-O2 -D_FILE_OFFSET_BITS=64 -w"
 
-configs="native fprofile-generate fprofile-arcs pathprof"
+# pathprof-array: the same counting mode with the hash threshold raised so
+# that BZ2_decompress (about 10^5 paths) counts in an array, not a hash table.
+configs="native fprofile-generate fprofile-arcs pathprof pathprof-array"
+pp_configs="pathprof pathprof-array"
 cflags_of() {
     case $1 in
         native) echo "" ;;
         fprofile-generate) echo "-fprofile-generate" ;;
         fprofile-arcs) echo "-fprofile-arcs" ;;
         pathprof) echo "$PP_CFLAGS" ;;
+        pathprof-array) echo "$PP_CFLAGS -fplugin-arg-pathprof-hash-threshold=1000000" ;;
     esac
 }
 libs_of() {
     case $1 in
         native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        fprofile-arcs) echo "-fprofile-arcs" ;;
-        pathprof) echo "$PP_LIBS" ;;
+        fprofile-generate|fprofile-arcs) echo "-$1" ;;
+        pathprof*) echo "$PP_LIBS" ;;
     esac
 }
+export PATHPROF_QUIET=1
 
-echo "bench: building bzip2 from $src in 4 configurations" >&2
+echo "bench: building bzip2 from $src in $(echo $configs | wc -w) configurations" >&2
 for c in $configs; do
     d=$B/$c
     rm -rf "$d"; mkdir -p "$d"
@@ -85,6 +89,26 @@ for c in $configs; do
 done
 echo "bench: all configurations round-trip and match the native output" >&2
 
+# What the probes did in one compression and one decompression (the profile's
+# own counts), and the functions that count in hash tables.
+pp_stats() {  # PROFILE: "paths array hash hashfuncs"
+    "$cli" report --json "$1" | perl -MJSON::PP -e '
+        my $d = decode_json(join "", <STDIN>);
+        my @h = map { "$_->{name} ($_->{npaths} paths)" }
+                grep { grep { $_ eq "hash" } @{$_->{flags}} and $_->{total} > 0 } @{$d->{functions}};
+        printf "%s %s %s %s\n", $d->{paths_executed}, $d->{array_updates}, $d->{hash_updates},
+               join(", ", @h) || "none";'
+}
+declare -A ppstat
+for c in $pp_configs; do
+    for w in compress decompress; do
+        flag=; in=$B/input.dat
+        [ $w = decompress ] && flag=d && in=$B/native/input.bz2
+        (cd "$B/$c" && PATHPROF_OUT=$B/$c/$w.prof ./bzip2 -${flag}c <"$in" >/dev/null)
+        ppstat[$c.$w]=$(pp_stats "$B/$c/$w.prof" 2>/dev/null || echo "? ? ? ?")
+    done
+done
+
 # timed C OUTFILE CMD...: appends the wall time of CMD in seconds to OUTFILE
 # and its CPU time (user + system, children included) to OUTFILE.cpu. The
 # CPU time is less disturbed by other work on a shared machine.
@@ -97,7 +121,6 @@ timed() {
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >>"$out"
     echo "$cpu" | awk '{ printf "%.4f\n", $1 + $2 }' >>"$out.cpu"
 }
-export PATHPROF_QUIET=1
 
 rm -f "$B"/*.times "$B"/*.times.cpu
 echo "bench: $runs rounds, each runs every configuration in turn" >&2
@@ -142,10 +165,15 @@ rm -f "$B/cc-test.o" "$B"/*.gcno
 declare -A ir
 if command -v valgrind >/dev/null; then
     echo "bench: callgrind on the $small-byte input" >&2
+    bzip2 -c <"$B/small.dat" >"$B/small.bz2"
     for c in $configs; do
-        (cd "$B/$c" && PATHPROF_OUT=$B/$c/callgrind.pathprof.out valgrind --tool=callgrind \
-            --callgrind-out-file=/dev/null ./bzip2 -c <"$B/small.dat" >/dev/null 2>"$B/$c/callgrind.log")
-        ir[$c]=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$B/$c/callgrind.log")
+        for w in compress decompress; do
+            flag=; in=$B/small.dat
+            [ $w = decompress ] && flag=d && in=$B/small.bz2
+            (cd "$B/$c" && PATHPROF_OUT=$B/$c/callgrind.prof valgrind --tool=callgrind \
+                --callgrind-out-file=/dev/null ./bzip2 -${flag}c <"$in" >/dev/null 2>"$B/$c/callgrind.log")
+            ir[$c.$w]=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$B/$c/callgrind.log")
+        done
     done
 fi
 
@@ -182,16 +210,29 @@ fi
             echo "| $what | $c | $med | $min | $max | $(ratio "$med" "$nmed") |"
         done
     done
-    if [ -n "${ir[native]:-}" ]; then
+    if [ -n "${ir[native.compress]:-}" ]; then
         echo
-        echo "Instructions (valgrind --tool=callgrind, bzip2 -c of a $small-byte input):"
+        echo "Instructions executed (valgrind --tool=callgrind; deterministic), $small-byte input:"
         echo
-        echo "| configuration | instructions | x native | x -fprofile-generate |"
-        echo "| --- | ---: | ---: | ---: |"
-        for c in $configs; do
-            echo "| $c | ${ir[$c]} | $(ratio "${ir[$c]}" "${ir[native]}") | $(ratio "${ir[$c]}" "${ir[fprofile-generate]}") |"
+        echo "| workload | configuration | instructions | x native | x -fprofile-generate |"
+        echo "| --- | --- | ---: | ---: | ---: |"
+        for w in compress decompress; do
+            for c in $configs; do
+                echo "| $w | $c | ${ir[$c.$w]} | $(ratio "${ir[$c.$w]}" "${ir[native.$w]}") | $(ratio "${ir[$c.$w]}" "${ir[fprofile-generate.$w]}") |"
+            done
         done
     fi
+    echo
+    echo "Probe activity in one run on the $size-byte input (from the profile):"
+    echo
+    echo "| workload | configuration | paths counted | array updates | hash updates | hash-mode functions that ran |"
+    echo "| --- | --- | ---: | ---: | ---: | --- |"
+    for w in compress decompress; do
+        for c in $pp_configs; do
+            read -r p a h f <<<"${ppstat[$c.$w]}"
+            echo "| $w | $c | $p | $a | $h | $f |"
+        done
+    done
 } | tee "$B/results.md"
 echo
 echo "bench: results in $B/results.md (copy them into docs/performance.md)"
