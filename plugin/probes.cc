@@ -23,6 +23,7 @@ struct action {
   bool ret;            /* ... which ends the activation (stream: RET bit) */
   uint64_t count_inc;
   bool reset;          /* r becomes reset_val afterwards (a new path) */
+  unsigned marker;     /* stream mode: a marker to emit first (RESUME), or 0 */
   uint64_t reset_val;
   uint64_t add;        /* otherwise r becomes r + add */
   std::vector<int> verify;  /* direct edge counters to bump */
@@ -162,6 +163,8 @@ emit_marker (const emitter *em, gimple_seq *seq, unsigned kind)
 tree
 emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
 {
+  if (a.marker)
+    emit_marker (em, seq, a.marker);
   if (a.count)
     count_path (em, seq, r, a.count_inc, a.ret);
   for (size_t i = 0; i < a.verify.size (); i++)
@@ -177,14 +180,36 @@ returns_twice_p (gimple *s)
   return is_gimple_call (s) && (gimple_call_flags (s) & ECF_RETURNS_TWICE);
 }
 
+/* When BB is nothing but a returns_twice call (setjmp), which ends the
+   block since it may be returned to abnormally, code that must run each
+   time it returns goes on its normal outgoing edge; that edge, else NULL.  */
+edge
+after_returns_twice_edge (basic_block bb)
+{
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+  if (gsi_end_p (gsi) || !returns_twice_p (gsi_stmt (gsi))
+      || gsi_stmt (gsi) != gsi_stmt (gsi_last_nondebug_bb (bb)))
+    return NULL;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
+      return e;
+  return NULL;
+}
+
 /* Where code that runs when BB is entered goes: after its labels, and
    after a leading returns_twice call (which must stay first).  */
 void
 insert_at_block_start (basic_block bb, gimple_seq seq)
 {
   gimple_stmt_iterator gsi = gsi_after_labels (bb);
-  if (!gsi_end_p (gsi) && returns_twice_p (gsi_stmt (gsi)))
-    gsi_next (&gsi);
+  gimple_stmt_iterator first = gsi_start_nondebug_after_labels_bb (bb);
+  if (!gsi_end_p (first) && returns_twice_p (gsi_stmt (first)))
+    {
+      gsi = first;
+      gsi_next (&gsi);
+    }
   if (!gsi_end_p (gsi))
     {
       gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
@@ -248,6 +273,7 @@ empty_action (void)
 {
   action a;
   a.count = a.reset = a.ret = false;
+  a.marker = 0;
   a.count_inc = a.reset_val = a.add = 0;
   return a;
 }
@@ -397,6 +423,19 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         on_edge.emplace (e, empty_action ()).first->second.verify.push_back ((int) i);
     }
 
+  /* A resume point that is a lone setjmp call gets its RESUME on the way
+     out of the call, since a longjmp returns from the call itself.  */
+  std::vector<bool> resume_on_edge (dag->nodes.size (), false);
+  if (em.stream && resume_fn)
+    for (size_t v = 2; v < dag->nodes.size (); v++)
+      if (dag->nodes[v].resume)
+        if (edge out = after_returns_twice_edge (dag->nodes[v].bb))
+          {
+            on_edge.emplace (out, empty_action ()).first->second.marker
+                = PATHPROF_MARK_RESUME;
+            resume_on_edge[v] = true;
+          }
+
   /* Give every edge with code a block of its own.  */
   std::map<int, action> in_block;   /* new block index -> its action */
   for (std::map<edge, action>::iterator it = on_edge.begin ();
@@ -447,7 +486,8 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       if (node >= 0)
         {
           end_path_on_eh_edge (&em, bb, r, eh_end, &eh_index);
-          if (em.stream && resume_fn && dag->nodes[node].resume)
+          if (em.stream && resume_fn && dag->nodes[node].resume
+              && !resume_on_edge[node])
             emit_marker (&em, &start_seq, PATHPROF_MARK_RESUME);
           if (dag->nodes[node].eh_pad)
             count_at_landing_pad (&em, bb, (lay->flags & PATHPROF_FN_VERIFY) != 0,
