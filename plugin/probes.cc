@@ -1,12 +1,13 @@
-/* probes.cc - the probes of counting mode.
+/* probes.cc - the path register and the probes at path ends.
  *
  * The path register r is a chain of SSA names built here directly (no
  * memory, no renaming): r is a constant at the function entry and at start
  * nodes, a PHI where several edges meet, r + inc on chords, and a constant
  * reset after a back edge or a cut.  At a path end the probe bumps
- * counters[offset + r + inc] (array mode) or calls the runtime's hash
- * counter.  Code for an edge goes into a block of its own (split_edge);
- * the CFG cleanup afterwards merges what it can. */
+ * counters[offset + r + inc] (count mode, array), calls the runtime's hash
+ * counter (count mode, hash), or emits the event tu_base + offset + r + inc
+ * (stream mode, through emit.cc).  Code for an edge goes into a block of
+ * its own (split_edge); the CFG cleanup afterwards merges what it can. */
 #include "gcc-headers.h"
 #include "probes.h"
 #include "dag.h"
