@@ -66,3 +66,24 @@ same_profile() {
     ok "$tag: profile = $r profile (functions, checksums, npaths, path IDs, counts)" \
         diff "$d/$r.norm" "$d/$n.norm"
 }
+
+# unlike GOT EXTENDED-REGEX NAME: no line of GOT matches
+unlike() {
+    if ! printf '%s\n' "$1" | grep -qE -- "$2"; then pass "$3"; return 0; fi
+    fail "$3" "unexpected line matching '$2':" "$(printf '%s\n' "$1" | grep -E -- "$2" | head -n 5)"
+}
+
+# same_but_warnings DIR NAME REF TAG: like same_behaviour, but NAME's
+# stderr may have "pathprof: " lines more (the runtime's warnings)
+same_but_warnings() {
+    local d=$1 n=$2 r=$3 tag=$4
+    grep -v '^pathprof: ' "$d/$n.err" >"$d/$n.err.own"
+    if [ "$(cat "$d/$n.st")" = "$(cat "$d/$r.st")" ] && cmp -s "$d/$n.out" "$d/$r.out" &&
+        cmp -s "$d/$n.err.own" "$d/$r.err"; then
+        pass "$tag: same exit status, stdout and stderr (pathprof's warnings aside) as the $r build"
+    else
+        fail "$tag: same exit status, stdout and stderr (pathprof's warnings aside) as the $r build" \
+            "status $(cat "$d/$n.st") vs $(cat "$d/$r.st")" \
+            "$(diff "$d/$r.out" "$d/$n.out" | head -n 5)" "$(diff "$d/$r.err" "$d/$n.err.own" | head -n 5)"
+    fi
+}
