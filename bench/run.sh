@@ -140,6 +140,7 @@ stats() {  # FILE: median min max
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # Compile-time cost on the largest C file built.
+# shellcheck disable=SC2046 # one word per file name
 largest=$(cd "$src" && ls -S $(for f in $files; do echo "$f.c"; done) | head -n 1)
 echo "bench: compile time of $largest ($(wc -c <"$src/$largest") bytes), $runs rounds" >&2
 rm -f "$B"/cc.*.times "$B"/ccall.*.times

@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-list= tap=0 levels="0 2" jobs=2
+list='' tap=0 levels="0 2" jobs=2
 while [ $# -gt 0 ]; do
     case $1 in
         --list) list=$2; shift 2 ;;
