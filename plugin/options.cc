@@ -10,7 +10,7 @@
 struct pp_options pp_opts = {
   PP_MODE_COUNT,
   (unsigned __int128) 1 << 32, /* max_paths: IDs fit in 32 bits */
-  4096,                        /* hash_threshold */
+  (uint64_t) 1 << 18,          /* hash_threshold: 2 MiB of counters at most */
   PP_UPDATE_DEFAULT,
   false,
   false,
