@@ -5,8 +5,10 @@
 # built) a profile that `pathprof report` reads back.
 #
 # Usage: torture/run.sh [--list FILE] [--tap] [--levels "0 2"] [--jobs N]
+#                       [--plugin-arg NAME=VALUE]...
 #   --list FILE   only the tests named in FILE (# comments, names without .c)
 #   --tap         print TAP, one test line per (test, -O level)
+#   --plugin-arg  adds -fplugin-arg-pathprof-NAME=VALUE (e.g. mode=stream)
 # Environment: PP_CFLAGS / PP_LIBS override `pathprof config`, PATHPROF_CLI
 #   the CLI that reads the profiles back (empty: do not read them);
 #   TORTURE_RUN_TIMEOUT (s, default 20) limits each run.
@@ -16,13 +18,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-list='' tap=0 levels="0 2" jobs=2
+list='' tap=0 levels="0 2" jobs=2 pargs='' tag=''
 while [ $# -gt 0 ]; do
     case $1 in
         --list) list=$2; shift 2 ;;
         --tap) tap=1; shift ;;
         --levels) levels=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
+        --plugin-arg) pargs="$pargs -fplugin-arg-pathprof-$2"; tag="$tag-${2//[^A-Za-z0-9=]/_}"; shift 2 ;;
         *) echo "torture/run.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
     esac
 done
@@ -47,6 +50,7 @@ if [ -z "${PP_CFLAGS:-}" ]; then
     fi
 fi
 PP_LIBS=${PP_LIBS:-}
+PP_CFLAGS="$PP_CFLAGS$pargs"
 if [ -z "${PATHPROF_CLI+set}" ]; then
     PATHPROF_CLI=
     [ -x "$cli" ] && PATHPROF_CLI=$cli
@@ -60,7 +64,7 @@ else
     torture/extract.sh build
 fi
 export TORTURE_SRC=$root/build/torture/execute
-out=build/torture/run-$(basename "${list:-all}" .list)
+out=build/torture/run-$(basename "${list:-all}" .list)$tag
 export TORTURE_WORK=$root/$out/work
 rm -rf "$TORTURE_WORK"
 mkdir -p "$TORTURE_WORK"
