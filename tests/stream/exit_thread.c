@@ -25,12 +25,12 @@
 #define NOINLINE __attribute__((noinline, noclone))
 #define NOPROF __attribute__((no_profile_instrument_function, noinline, noclone))
 #define MAXS 8
-static volatile long sink;
+static volatile long sink, spin_sink[MAXS]; /* one writer each: no data race */
 static long calls[MAXS];
 static long NS, X;
 
 NOINLINE long pre(long i) { return sink += i; }
-NOINLINE long spin(long i) { return sink += 2 * i; }
+NOINLINE long spin(long k, long i) { return spin_sink[k] += 2 * i; }
 NOINLINE long ex(long i) { return sink += 3 * i; }
 
 NOPROF static long spun(void)
@@ -61,7 +61,7 @@ static void *spinner(void *arg)
 {
     long k = (long)arg;
     for (long i = 0;; i++) {
-        spin(i);
+        spin(k, i);
         __atomic_store_n(&calls[k], i + 1, __ATOMIC_RELEASE);
     }
     return NULL;

@@ -5,9 +5,11 @@
  * each), A when i % 4 == 0 (ITERS / 4), B otherwise: about 2 * ITERS + 2
  * events per thread.  By construction, over all threads:
  *   leaf: NTHREADS * ITERS paths; worker A: NTHREADS * ITERS / 4,
- *   B: NTHREADS * 3 * ITERS / 4; worker entries and returns: NTHREADS. */
+ *   B: NTHREADS * 3 * ITERS / 4; worker entries and returns: NTHREADS.
+ * An argument replaces WAVES (the `//! expect` lines are for 150). */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #define NOINLINE __attribute__((noinline, noclone))
 #define WAVES 150
 #define WAVE 20
@@ -32,10 +34,11 @@ NOINLINE void *worker(void *arg)
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     pthread_t t[WAVE];
-    for (int w = 0; w < WAVES; w++) {
+    int waves = argc > 1 ? atoi(argv[1]) : WAVES;
+    for (int w = 0; w < waves; w++) {
         for (long k = 0; k < WAVE; k++)
             if (pthread_create(&t[k], NULL, worker, (void *)k) != 0) {
                 perror("pthread_create");
@@ -47,7 +50,7 @@ int main(void)
     long s = 0;
     for (int k = 0; k < WAVE; k++)
         s += sink[k];
-    printf("threads %d sum %ld\n", WAVES * WAVE, s);
+    printf("threads %d sum %ld\n", waves * WAVE, s);
     return 0;
 }
 //! expect leaf total = 150 * 20 * 120

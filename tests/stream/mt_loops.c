@@ -8,7 +8,8 @@
  *   depth REC: ROUNDS * sum(id + 10) = ROUNDS * (NT*(NT-1)/2 + 10*NT),
  *   depth BASE: ROUNDS * NT; at -O0, one depth activation per call
  *   (GCC -O2 turns the recursion into a loop).
- * Prints the sums the threads computed, so stdout shows a lost update. */
+ * Each thread updates its own acc[id] only (no data race: the program is
+ * also run under ThreadSanitizer).  Prints the sums the threads computed. */
 #include <pthread.h>
 #include <stdio.h>
 #define NOINLINE __attribute__((noinline, noclone))
@@ -17,14 +18,14 @@
 #define ITERS 21000
 static volatile long acc[NT][16];
 
-NOINLINE long depth(long n)
+NOINLINE long depth(long n, long id)
 {
     if (n == 0) {
-        acc[0][8] += 1; /*@BASE*/
+        acc[id][8] += 1; /*@BASE*/
         return 0;
     }
-    acc[0][9] += 0; /*@REC*/
-    return depth(n - 1) + 1;
+    acc[id][9] += 1; /*@REC*/
+    return depth(n - 1, id) + 1;
 }
 
 NOINLINE void *worker(void *arg)
@@ -36,7 +37,7 @@ NOINLINE void *worker(void *arg)
         else
             acc[id][1] += 1; /*@B*/
     }
-    acc[id][2] += depth(id + 10);
+    acc[id][2] += depth(id + 10, id);
     return NULL;
 }
 
