@@ -165,6 +165,17 @@ pp_meta_counters (uint64_t ncounters)
   DECL_IGNORED_P (var) = 1;
   SET_DECL_ALIGN (var, MAX (TYPE_ALIGN (type), 64 * BITS_PER_UNIT));
   DECL_USER_ALIGN (var) = 1;
+  if (stream)
+    {
+      /* Until the runtime assigns the real bases, events of this TU carry
+         indices no registered TU owns (pathprof-abi.h).  */
+      vec<constructor_elt, va_gc> *elts = NULL;
+      tree unregistered = build_int_cstu (uint64_type_node,
+                                          PATHPROF_STREAM_UNREGISTERED_BASE);
+      CONSTRUCTOR_APPEND_ELT (elts, size_int (0), unregistered);
+      CONSTRUCTOR_APPEND_ELT (elts, size_int (1), unregistered);
+      DECL_INITIAL (var) = build_constructor (type, elts);
+    }
   varpool_node::finalize_decl (var);
   counters_var = var;
   return var;
