@@ -16,7 +16,9 @@
 # good non-default values are run too, to show those fields do follow the
 # variables; and for PATHPROF_CPUS, the analyzer threads ("pathprof-anN")
 # of the running process are pinned as with no PATHPROF_CPUS when the
-# value is bad, and to CPU 0 when it says 0.
+# value is bad, and to CPU 0 when it says 0.  Last, issue 3: every
+# variable of runtime/config.c's table is in docs/runtime.md's table, with
+# its default.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
 . "$(dirname "$0")/stream/lib.sh"
@@ -156,4 +158,18 @@ if [ -r /proc/self/status ] && grep -q '^Cpus_allowed_list:' /proc/self/status; 
 else
     skip "no Cpus_allowed_list in /proc" 5
 fi
+
+# "Every PATHPROF_* variable is documented in one table in docs/ with its
+# default" (issue 3); docs/runtime.md: "The table lives in runtime/config.c
+# (env_vars[]); keep it and this table in step."
+vars=$(perl -0777 -ne 'print "$1 $2\n" while /\{"(PATHPROF_\w+)",\s*"([^"]*)"/g' "$TAP_ROOT/runtime/config.c")
+like "$vars" 'PATHPROF_POLICY block' "runtime/config.c: the table of variables is found"
+while read -r var dflt; do
+    if grep -qF "| \`$var\` | \`$dflt\` |" "$TAP_ROOT/docs/runtime.md"; then
+        pass "docs/runtime.md's table has $var with its default $dflt"
+    else
+        todo "docs/runtime.md's table has $var with its default $dflt" \
+            "docs/runtime.md lists only PATHPROF_OUT and PATHPROF_QUIET"
+    fi
+done <<<"$vars"
 done_testing
