@@ -20,7 +20,9 @@
 # does not exist (no early write: the profile, written at exit, has the
 # calls after the failure too); an exec the kernel refuses after the
 # profile was written (ENOEXEC: exec-wrap.c says the rest of the run is
-# not profiled, with a warning).
+# not profiled, with a warning).  And programs started without replacing
+# the caller (vfork + execve, posix_spawn, system; tests/stream/
+# spawn_prog.c): the caller's profile is complete and the child's its own.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
 . "$(dirname "$0")/stream/lib.sh"
@@ -62,10 +64,8 @@ profile_is() {
         return 1
     fi
     is "$(perl "$FT" "$d/$p.json" "${FUNCS[@]}")" "$want" "$tag: totals of ${FUNCS[*]} by construction"
-    local pe
-    pe=$(sfacts "$d/$p.json" paths_executed)
-    is "$(sfacts "$d/$p.json" mode exact dropped late resync unknown events)" "stream true 0 0 0 0 $pe" \
-        "$tag: STREAM exact, events = path counts"
+    is "$(sfacts "$d/$p.json" mode exact dropped late resync unknown) $(markers_ok "$d/$p.json")" \
+        "stream true 0 0 0 0 ok" "$tag: STREAM exact, events = path counts (+ markers)"
     [ -n "$cnorm" ] && ok "$tag: = the count-mode profile" diff "$cnorm" "$d/$p.norm"
 }
 
@@ -117,4 +117,21 @@ is "$(grep -v '^pathprof: ' "$d/stream.err")" "$(cat "$d/plain.err")" "refused e
 like "$(grep '^pathprof: ' "$d/stream.err")" "^pathprof: warning: exec of $d/garbage failed .*not profiled" \
     "refused exec: a warning says the rest of the run is not profiled"
 profile_is "$d" stream.pre "$N $W 0 0" "refused exec: the profile written before the exec"
+
+# vfork, posix_spawn, system: the caller goes on profiling
+if pp_cc_plain "$T/sp-plain" "$STREAM_DIR/spawn_prog.c" -O2 && pp_cc "$T/sp-stream" "$STREAM_DIR/spawn_prog.c" -O2 $STREAM; then
+    for how in vfork spawn system; do
+        d=$T/sp-$how
+        mkdir -p "$d"
+        srun "$d" plain -- "$T/sp-plain" $how "$d/child.prof"
+        srun "$d" stream -- "$T/sp-stream" $how "$d/child.prof"
+        same_behaviour "$d" stream plain "$how"
+        FUNCS=(before after)
+        profile_is "$d" stream "20000 20000" "$how: the caller's profile is complete"
+        "$PP_CLI" report --json "$d/child.prof" >"$d/child.json" 2>/dev/null
+        profile_is "$d" child "0 500" "$how: the child's profile is its own"
+    done
+else
+    fail "spawn_prog builds"
+fi
 done_testing

@@ -87,3 +87,15 @@ same_but_warnings() {
             "$(diff "$d/$r.out" "$d/$n.out" | head -n 5)" "$(diff "$d/$r.err" "$d/$n.err.own" | head -n 5)"
     fi
 }
+
+# markers_ok JSON: "ok" when the STREAM section's events are the path
+# counts, plus an even number of words (two-word ENTER/RESUME markers)
+# when a function has the "resume" flag; else what is wrong
+markers_ok() {
+    perl -MJSON::PP -e '
+        local $/; my $p = JSON::PP->new->allow_bignum->decode(<STDIN>);
+        my $resume = grep { grep { $_ eq "resume" } @{ $_->{flags} } } @{ $p->{functions} };
+        my $extra = ($p->{stream}{events} // -1) - $p->{paths_executed};
+        print $extra == 0 || ($resume && $extra > 0 && $extra % 2 == 0) ? "ok\n"
+            : "events $p->{stream}{events}, paths $p->{paths_executed}, resume functions $resume\n";' <"$1"
+}
