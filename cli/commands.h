@@ -10,7 +10,7 @@
 #include "profile.h"
 
 /* Exit statuses (docs/cli.md). */
-#define EXIT_NOT_FOUND 1   /* no such function or path; config: files missing */
+#define EXIT_NOT_FOUND 1   /* no such function or path, no KIPF section; config: files missing */
 #define EXIT_TROUBLE 2     /* usage error, unreadable or damaged profile */
 
 int cmd_report(int argc, char **argv);
@@ -18,6 +18,7 @@ int cmd_show(int argc, char **argv);
 int cmd_dot(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
 
 /* "pathprof: FILE: MSG" on stderr, control bytes replaced: one line. */
 void error_in_file(const char *file, const char *msg);

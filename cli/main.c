@@ -15,6 +15,7 @@ static const struct {
     { "dot", cmd_dot },
     { "config", cmd_config },
     { "dump", cmd_dump },
+    { "tree", cmd_tree },
 };
 
 static void usage(FILE *out)
@@ -26,7 +27,11 @@ static void usage(FILE *out)
           "  report FILE [--top N] [--function NAME]... [--json]\n"
           "                          the hottest paths, by count and by count x length,\n"
           "                          each shown as the source lines it runs\n"
+          "  report --k FILE [--min-count N] [--top N] [--function NAME]... [--json]\n"
+          "                          the hottest k-iteration paths (PATHPROF_ANALYZER=ksf)\n"
           "  show FILE FUNCTION ID   one path decoded: edges, blocks, lines, count\n"
+          "  tree FILE FUNCTION ID [--prune PERCENT]\n"
+          "                          the k-iteration paths that start with one path\n"
           "  dot FILE FUNCTION       the numbered path graph, for Graphviz\n"
           "  dump TRACE [--thread N] [--raw]\n"
           "                          the event stream of a trace (PATHPROF_ANALYZER=trace),\n"
@@ -42,8 +47,8 @@ static void usage(FILE *out)
           "  -h, --help     this help\n"
           "  -V, --version  the version, and the file formats it reads\n"
           "\n"
-          "Exit status: 0 success; 1 no such function or path (config: plugin or\n"
-          "runtime missing); 2 usage error, or a profile or trace that is unreadable or damaged.\n",
+          "Exit status: 0 success; 1 no such function or path, no KIPF section (config:\n"
+          "plugin or runtime missing); 2 usage error, or a profile or trace that is unreadable or damaged.\n",
           out);
 }
 
@@ -52,7 +57,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, dot, dump, config)");
+        return usage_error("which command? (report, show, tree, dot, dump, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -69,5 +74,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, dot, dump, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, dump, config)", argv[1]);
 }

@@ -58,6 +58,8 @@ struct pp_profile {
     struct pp_tu_meta *tus;
     size_t nfuncs;
     struct pp_func *funcs;
+
+    struct pp_kipf *kipf;              /* the KIPF section (kipf.h), NULL when none */
 };
 
 /* Reads and validates PATH. On failure err holds one line (without the

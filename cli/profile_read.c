@@ -15,6 +15,7 @@
 
 #include "bytes.h"
 #include "file_bytes.h"
+#include "kipf.h"
 #include "path.h"
 #include "pathprof-abi.h"
 
@@ -174,6 +175,7 @@ static const char *section_name(uint32_t tag)
     case PATHPROF_SECTION_PROGRAM: return "PROGRAM";
     case PATHPROF_SECTION_TU: return "TU";
     case PATHPROF_SECTION_STREAM: return "STREAM";
+    case PATHPROF_SECTION_KIPF: return "KIPF";
     default: return "unknown";
     }
 }
@@ -296,8 +298,15 @@ static bool read_tu(struct pp_cursor *c, struct pp_profile *p, size_t *tus_cap,
     return true;
 }
 
+/* The KIPF section is read last (kipf.h says why): where it was. */
+struct kipf_at {
+    const unsigned char *body;
+    size_t len, at;
+    uint32_t index;
+};
+
 static bool read_sections(const unsigned char *data, uint64_t payload_len, uint32_t nsections,
-                          struct pp_profile *p, struct pp_error *err)
+                          struct pp_profile *p, struct kipf_at *kipf, struct pp_error *err)
 {
     struct pp_cursor payload =
         pp_cursor_at(data, PATHPROF_FILE_HEADER_SIZE + (size_t)payload_len,
@@ -332,6 +341,12 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
         case PATHPROF_SECTION_STREAM:
             ok = read_stream(&c, p, err);
             break;
+        case PATHPROF_SECTION_KIPF:
+            if (kipf->body)
+                ok = pp_fail(err, "a second KIPF section");
+            *kipf = (struct kipf_at){ body, (size_t)length, at, i + 1 };
+            c.pos = c.len;
+            break;
         default: /* unknown sections are skipped (format.md) */
             c.pos = c.len;
             break;
@@ -354,13 +369,16 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
     size_t len;
     uint32_t nsections = 0;
     uint64_t payload_len = 0;
+    struct kipf_at kipf = { NULL, 0, 0, 0 };
     bool ok;
 
     memset(p, 0, sizeof *p);
     if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
         return pp_fail(err, "%s", strerror(errno));
     ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
-         read_sections(data, payload_len, nsections, p, err) && func_merge_copies(p, err);
+         read_sections(data, payload_len, nsections, p, &kipf, err) && func_merge_copies(p, err);
+    if (ok && kipf.body && !kipf_read(kipf.body, kipf.len, p, err))
+        ok = pp_context(err, "section %" PRIu32 " (KIPF, at byte %zu)", kipf.index, kipf.at);
     free(data);
     if (ok && !p->has_program) {
         p->program = strdup("");
@@ -386,6 +404,7 @@ void profile_free(struct pp_profile *p)
     free(p->program);
     free(p->cmdline);
     free(p->stream.analyzers);
+    kipf_free(p->kipf);
     memset(p, 0, sizeof *p);
 }
 

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "func_find.h"
+#include "kipf_report.h"
 #include "path.h"
 #include "pathprof-abi.h"
 #include "path_text.h"
@@ -213,6 +214,12 @@ static bool out_paths(FILE *out, const struct pp_profile *p, struct ranked_path 
     return true;
 }
 
+void report_header(FILE *out, const struct pp_profile *p)
+{
+    out_not_exact(out, p);
+    out_header(out, p);
+}
+
 bool report_text(FILE *out, const struct pp_profile *p, const bool *selected, uint64_t top,
                  struct pp_error *err)
 {
@@ -224,8 +231,7 @@ bool report_text(FILE *out, const struct pp_profile *p, const bool *selected, ui
     if (!rank_collect(p, selected, &paths, &n, err))
         return false;
     src = source_cache_new();
-    out_not_exact(out, p);
-    out_header(out, p);
+    report_header(out, p);
     ok = out_functions(out, p, selected, top, profile_total(p), err);
     if (ok && n == 0)
         fputs("\nNo path was executed.\n", out);
@@ -240,12 +246,20 @@ bool report_text(FILE *out, const struct pp_profile *p, const bool *selected, ui
 static void report_usage(FILE *out)
 {
     fputs("Usage: pathprof report FILE [--top N] [--function NAME]... [--json]\n"
+          "       pathprof report --k FILE [--min-count N] [--min-length L] [--top N]\n"
+          "                       [--function NAME]... [--json]\n"
           "Ranks the paths of profile FILE by count and by count x length, each\n"
           "shown as the source lines it runs.\n"
           "  --top N          N paths per table (default 10); with --json, the N\n"
-          "                   most frequent paths of each function (default all)\n"
+          "                   most frequent paths of each function (default all;\n"
+          "                   with --k, the N most frequent sequences)\n"
           "  --function NAME  only functions named NAME or FILE:NAME (repeatable)\n"
-          "  --json           machine-readable output (docs/json.md)\n",
+          "  --json           machine-readable output (docs/json.md)\n"
+          "  --k              the k-iteration paths of the KIPF section instead\n"
+          "                   (PATHPROF_ANALYZER=ksf): sequences of 2 to k BL paths\n"
+          "  --min-count N    with --k: only sequences that ran at least N times\n"
+          "  --min-length L   with --k: sequences of at least L BL paths (default 2;\n"
+          "                   1 adds the single BL paths)\n",
           out);
 }
 
@@ -270,8 +284,9 @@ int cmd_report(int argc, char **argv)
 {
     const char *file = NULL, **functions;
     size_t nfunctions = 0, i;
-    bool json = false, top_given = false, options_done = false;
-    uint64_t top = DEFAULT_TOP;
+    bool json = false, top_given = false, options_done = false, k = false;
+    uint64_t top = DEFAULT_TOP, min_count = 1, min_length = 2;
+    bool kopt_given = false;
     struct pp_profile prof;
     struct pp_error err;
     bool *selected = NULL;
@@ -290,6 +305,24 @@ int cmd_report(int argc, char **argv)
             return finish_output(0);
         } else if (!options_done && strcmp(arg, "--json") == 0) {
             json = true;
+        } else if (!options_done && strcmp(arg, "--k") == 0) {
+            k = true;
+        } else if (!options_done && is_option(arg, "--min-count")) {
+            value = option_value(argc, argv, &a, "--min-count");
+            if (!value || !parse_u64(value, &min_count)) {
+                free(functions);
+                return usage_error("report: --min-count needs a number");
+            }
+            kopt_given = true;
+        } else if (!options_done && is_option(arg, "--min-length")) {
+            value = option_value(argc, argv, &a, "--min-length");
+            if (!value || !parse_u64(value, &min_length) || min_length == 0 ||
+                min_length > KIPF_MAX_K) {
+                free(functions);
+                return usage_error("report: --min-length needs a number from 1 to %u",
+                                   KIPF_MAX_K);
+            }
+            kopt_given = true;
         } else if (!options_done && is_option(arg, "--top")) {
             value = option_value(argc, argv, &a, "--top");
             if (!value || !parse_u64(value, &top) || top == 0) {
@@ -318,13 +351,24 @@ int cmd_report(int argc, char **argv)
         free(functions);
         return usage_error("report: which profile? (pathprof report FILE)");
     }
+    if (kopt_given && !k) {
+        free(functions);
+        return usage_error("report: --min-count and --min-length go with --k");
+    }
     if (json && !top_given)
         top = 0;
     if (!load_profile(file, &prof)) {
         free(functions);
         return EXIT_TROUBLE;
     }
-    if (nfunctions) {
+    /* The file is fine, it just lacks what was asked for: like a missing
+     * function, status 1. */
+    if (k && !prof.kipf) {
+        error_in_file(file, "no KIPF section: k-iteration paths are recorded in stream mode "
+                            "with PATHPROF_ANALYZER=ksf");
+        status = EXIT_NOT_FOUND;
+    }
+    if (nfunctions && status == 0) {
         size_t *found = malloc((prof.nfuncs ? prof.nfuncs : 1) * sizeof *found);
         selected = calloc(prof.nfuncs ? prof.nfuncs : 1, sizeof *selected);
         if (!found || !selected) {
@@ -347,8 +391,11 @@ int cmd_report(int argc, char **argv)
         free(found);
     }
     if (status == 0) {
-        bool ok = json ? report_json(stdout, &prof, selected, top, &err)
-                       : report_text(stdout, &prof, selected, top, &err);
+        struct kipf_options ko = { selected, top, min_count, (uint32_t)min_length };
+        bool ok = k ? (json ? kipf_report_json(stdout, &prof, &ko, &err)
+                            : kipf_report_text(stdout, &prof, &ko, &err))
+                    : json ? report_json(stdout, &prof, selected, top, &err)
+                           : report_text(stdout, &prof, selected, top, &err);
         if (!ok) {
             fflush(stdout);
             error_in_file(file, err.msg);

@@ -5,7 +5,7 @@ package PPWrite;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT_OK = qw(fnv1a64 reseal profile_bytes);
+our @EXPORT_OK = qw(fnv1a64 reseal profile_bytes new_buf put);
 
 use constant NONE => 0xffffffff;
 
@@ -163,7 +163,8 @@ sub tu_blob {
     return ($b, $c);
 }
 
-# The whole profile: $p->{program}, {cmdline}, {pid}, {time}, {tus}, {extra_sections}.
+# The whole profile: $p->{program}, {cmdline}, {pid}, {time}, {tus}, {mode} (default 1),
+# {extra_sections}: [TAG, BYTES] or [TAG, BUFFER, MAP-PREFIX].
 sub profile_bytes {
     my ($p) = @_;
     my @sections;
@@ -188,6 +189,10 @@ sub profile_bytes {
         $t++;
     }
     for my $x (@{ $p->{extra_sections} // [] }) {
+        if (ref $x->[1]) {    # a buffer with its own map (e.g. mkkipf.pl's KIPF)
+            push @sections, [$x->[0], $x->[1], $x->[2] // "extra$x->[0]."];
+            next;
+        }
         my $s = new_buf();
         put($s, 'bytes', 'a*', $x->[1]);
         push @sections, [$x->[0], $s, "extra$x->[0]."];
@@ -206,7 +211,7 @@ sub profile_bytes {
     put($f, 'header.magic', 'a8', 'PATHPROF');
     put($f, 'header.version', 'V', 1);
     put($f, 'header.header_size', 'V', 64);
-    put($f, 'header.mode', 'V', 1);
+    put($f, 'header.mode', 'V', $p->{mode} // 1);
     put($f, 'header.flags', 'V', 0);
     put($f, 'header.pid', 'Q<', $p->{pid});
     put($f, 'header.time', 'Q<', $p->{time});
