@@ -4,11 +4,13 @@
  * here. */
 #include "analyzer.h"
 
-/* blpp.c; trace.c's is declared in analyzer.h. */
+/* blpp.c, ksf.c; trace.c's is declared in analyzer.h. */
 extern const struct pp_analyzer pp_analyzer_blpp __attribute__((visibility("hidden")));
+extern const struct pp_analyzer pp_analyzer_ksf __attribute__((visibility("hidden")));
 
 const struct pp_analyzer *const pp_analyzers[] = {
     &pp_analyzer_blpp,
     &pp_analyzer_trace,
+    &pp_analyzer_ksf,
     0,
 };

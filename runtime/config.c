@@ -35,6 +35,7 @@ static int parse_cpus(const char *value, struct pprt_config *cfg);
 static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
+static int parse_k(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
@@ -56,6 +57,8 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_TRACE", "pathprof.trace",
      "a non-empty file name; %p is replaced by the process id, %% by %",
      parse_trace},
+    {"PATHPROF_K", "8", "a number of BL paths per k-iteration path from 1 to 64 (ksf)",
+     parse_k},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
 };
@@ -151,6 +154,16 @@ static int parse_analyzers(const char *value, struct pprt_config *cfg)
 static int parse_delay(const char *value, struct pprt_config *cfg)
 {
     return parse_number(value, 0, 1000000000u, &cfg->test_delay_ns);
+}
+
+/* The ksf analyzer's k: 64 bounds its k-SF at 126 levels (ksf-stats.h). */
+static int parse_k(const char *value, struct pprt_config *cfg)
+{
+    uint64_t v;
+    if (parse_number(value, 1, 64, &v) != 0)
+        return -1;
+    cfg->k = (uint32_t)v;
+    return 0;
 }
 
 static int parse_policy(const char *value, struct pprt_config *cfg)

@@ -34,6 +34,7 @@ struct pprt_config {
     int *cpus;
     char *trace_pattern;        /* PATHPROF_TRACE, made absolute like OUT */
     uint64_t test_delay_ns;     /* PATHPROF_TEST_ANALYZER_DELAY_NS */
+    uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
 };
 
 extern struct pprt_config pprt_config;

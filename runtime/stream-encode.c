@@ -9,6 +9,9 @@
 
 #include <string.h>
 
+/* blpp.c */
+extern const struct pp_analyzer pp_analyzer_blpp __attribute__((visibility("hidden")));
+
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
 static void encode_stream_section(struct pprt_buf *b)
@@ -49,9 +52,24 @@ static void encode_stream_section(struct pprt_buf *b)
 void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
 {
     const struct pprt_stream *s = &pprt_stream;
-    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+    int has_blpp = 0;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        has_blpp |= pp_analyzers[pprt_config.analyzers[k]] == &pp_analyzer_blpp;
         if (s->merged[k])
             pp_analyzers[pprt_config.analyzers[k]]->write(s->merged[k], b, nsections);
+    }
+    /* A stream profile always has one TU section per registered TU
+     * (docs/format.md, KIPF: other sections' labels refer to them): without
+     * blpp, an empty blpp instance writes them, with no path records. */
+    if (!has_blpp) {
+        void *empty = pp_analyzer_blpp.open();
+        if (empty) {
+            pp_analyzer_blpp.write(empty, b, nsections);
+            pp_analyzer_blpp.close(empty);
+        } else {
+            b->failed = 1;
+        }
+    }
     encode_stream_section(b);
     ++*nsections;
 
