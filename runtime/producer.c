@@ -183,10 +183,14 @@ void pprt_producer_exit(void *arg)
     uint64_t *cur = __pathprof_cur;
     struct pp_chunk *c = ch->current;
     if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
+        /* Once CLOSED, the channel may be recycled and attached to a new
+         * thread at any moment: nothing of it is read after that store
+         * (but the lock word, which the new owner waits on). */
+        struct pprt_analyzer *an = analyzer_of(ch);
         publish(ch, c, (uint32_t)(cur - c->ev));
         ch->current = NULL;
         __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
-        pp_wake_signal(&analyzer_of(ch)->wake);
+        pp_wake_signal(&an->wake);
     } else if (cur >= c->ev && cur <= c->ev + ch->chunk_events && cur - c->ev > ch->tail_n) {
         count_late((uint64_t)(cur - c->ev) - ch->tail_n);
     }
