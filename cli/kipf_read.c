@@ -165,8 +165,8 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
         raw[n].depth = (uint32_t)top;
         announced = announced - 1 + nchildren;
         if (nchildren && (uint32_t)top + 1 >= k->k)
-            return pp_fail(err, "node %zu at depth %d has children: k = %" PRIu32
-                                " allows depth %" PRIu32 " at most",
+            return pp_fail(err, "node %zu at depth %d has children: with k = %" PRIu32
+                                ", depth %" PRIu32 " is the deepest",
                            n, top, k->k, k->k - 1);
         if (o->last == KIPF_NONE) {
             if (parent)

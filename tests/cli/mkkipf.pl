@@ -4,7 +4,10 @@
 # k-IPF is computed here by brute force, counting every n-gram (n <= k) of
 # each activation's stream of BL path IDs (the paper's Definition 2).
 #
-#   mkkipf.pl [--scenario fig3|copies] [--k K] [--map MAPFILE] OUT
+#   mkkipf.pl [--scenario fig3|copies] [--k K] [--claim-k K] [--map MAPFILE] OUT
+#
+# --claim-k writes another k in the section (with its number of levels) than
+# the one the forest was built with: a damage test for depth > k.
 #
 # fig3: function `loop` (fig3.c) has the CFG of the paper's Figure 3 (A
 # entry, B loop header, C/D the two arms, E the latch, F the exit) and runs
@@ -32,11 +35,12 @@ use PPWrite qw(profile_bytes new_buf put);
 
 use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2 };
 
-my ($scenario, $k, $mapfile, $out) = ('fig3', 4);
+my ($scenario, $k, $claim_k, $mapfile, $out) = ('fig3', 4);
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--scenario') { $scenario = shift @ARGV }
     elsif ($a eq '--k') { $k = shift @ARGV }
+    elsif ($a eq '--claim-k') { $claim_k = shift @ARGV }
     elsif ($a eq '--map') { $mapfile = shift @ARGV }
     elsif ($a =~ /^-/) { die "mkkipf.pl: unknown option $a\n" }
     else { $out = $a }
@@ -126,7 +130,8 @@ for my $t (0 .. $#tus) {
 my $s = new_buf();
 my ($nnodes, $leaves, $depth_sum, $events) = (0, 0, 0, 0);
 $events += @{ $_->[2] } for @acts;
-my $nlevels = $k == 1 ? 1 : 2 * $k - 2;
+$claim_k //= $k;
+my $nlevels = $claim_k == 1 ? 1 : 2 * $claim_k - 2;
 my @nodes_buf;
 my $n = 0;
 my $b = new_buf();
@@ -146,7 +151,7 @@ sub emit {
 }
 emit($_, 0) for @{ $forest->{kids} };
 
-put($s, 'k', 'V', $k);
+put($s, 'k', 'V', $claim_k);
 put($s, 'flags', 'V', 0);
 put($s, 'threads', 'Q<', 1);
 put($s, 'events', 'Q<', $events);
