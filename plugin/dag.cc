@@ -504,6 +504,26 @@ number_paths (pp_dag *dag, std::vector<int> *entry_dummy)
   return true;
 }
 
+std::vector<int>
+pp_edges_sorted (const pp_dag *dag,
+                 bool (*less) (const pp_edge &, const pp_edge &))
+{
+  std::vector<int> order (dag->edges.size ());
+  for (size_t i = 0; i < order.size (); i++)
+    order[i] = (int) i;
+  const std::vector<pp_edge> &E = dag->edges;
+  std::stable_sort (order.begin (), order.end (), [&E, less] (int a, int b) {
+    return less (E[a], E[b]);
+  });
+  return order;
+}
+
+static bool
+heavier (const pp_edge &a, const pp_edge &b)
+{
+  return a.weight > b.weight;
+}
+
 /* Union-find for Kruskal.  */
 static int
 uf_find (std::vector<int> *p, int x)
@@ -523,13 +543,7 @@ static void
 place_increments (pp_dag *dag)
 {
   size_t n = dag->nodes.size ();
-  std::vector<int> order (dag->edges.size ());
-  for (size_t i = 0; i < order.size (); i++)
-    order[i] = (int) i;
-  const std::vector<pp_edge> &E = dag->edges;
-  std::stable_sort (order.begin (), order.end (), [&E] (int a, int b) {
-    return E[a].weight > E[b].weight;
-  });
+  std::vector<int> order = pp_edges_sorted (dag, heavier);
   std::vector<int> parent (n);
   for (size_t i = 0; i < n; i++)
     parent[i] = (int) i;

@@ -59,6 +59,11 @@ bool pp_build_dag (pp_dag *dag);
 /* True when BB is GCC's abnormal dispatcher block (no path goes through it). */
 bool pp_is_dispatcher (basic_block bb);
 
+/* Indices of DAG's edges, stably sorted by LESS.  */
+std::vector<int> pp_edges_sorted (const pp_dag *dag,
+                                  bool (*less) (const pp_edge &,
+                                                const pp_edge &));
+
 /* Prints a 128-bit count in decimal into BUF (at least 48 bytes).  */
 const char *pp_u128_str (unsigned __int128 v, char *buf);
 

@@ -86,6 +86,14 @@ dag_checksum (const char *name, const pp_dag *dag)
   return h;
 }
 
+static bool
+decoder_order (const pp_edge &a, const pp_edge &b)
+{
+  if (a.src != b.src)
+    return a.src < b.src;
+  return a.val < b.val;
+}
+
 void
 pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
 {
@@ -119,15 +127,7 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
       put32 (&details, n.line_last);
     }
   /* Grouped by source node, ascending value: the decoder's order.  */
-  std::vector<int> order (dag->edges.size ());
-  for (size_t i = 0; i < order.size (); i++)
-    order[i] = (int) i;
-  const std::vector<pp_edge> &E = dag->edges;
-  std::stable_sort (order.begin (), order.end (), [&E] (int a, int b) {
-    if (E[a].src != E[b].src)
-      return E[a].src < E[b].src;
-    return E[a].val < E[b].val;
-  });
+  std::vector<int> order = pp_edges_sorted (dag, decoder_order);
   put32 (&details, (uint32_t) order.size ());
   for (size_t k = 0; k < order.size (); k++)
     {
