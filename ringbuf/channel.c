@@ -117,11 +117,19 @@ void pp_channel_count_consumed(struct pp_channel *ch)
     __atomic_fetch_add(&ch->consumed, 1, __ATOMIC_RELEASE);
 }
 
-uint32_t pp_chunk_scan(const struct pp_channel *ch, const struct pp_chunk *c)
+uint32_t pp_chunk_scan(const struct pp_channel *ch, const struct pp_chunk *c,
+                       uint64_t *out)
 {
     uint32_t n = 0;
-    while (n < ch->chunk_events && __atomic_load_n(&c->ev[n], __ATOMIC_RELAXED) != 0)
-        n++;
+    PP_IGNORE_READS_BEGIN(); /* the race described in channel.h */
+    for (; n < ch->chunk_events; n++) {
+        uint64_t w = __atomic_load_n(&c->ev[n], __ATOMIC_RELAXED);
+        if (w == 0)
+            break;
+        if (out)
+            out[n] = w;
+    }
+    PP_IGNORE_READS_END();
     return n;
 }
 

@@ -49,11 +49,14 @@
  *
  * STATE: FREE (in a pool) -> ACTIVE (a thread attached: it owns CURRENT)
  * -> CLOSED (no more chunks will be published; the analyzer drains FULL,
- * consumes the TAIL if any, then returns the channel to FREE or, at exit,
- * leaves it) -> FREE. */
+ * then returns the channel to FREE) -> FREE.  One exception: a channel
+ * the exit-time flush closed while its thread still runs gets a TAIL (see
+ * below) and is never reused, since that thread may still write into its
+ * current chunk. */
 #ifndef PATHPROF_CHANNEL_H
 #define PATHPROF_CHANNEL_H
 
+#include "hb-annotate.h"
 #include "wake.h"
 
 #include <ck_ring.h>
@@ -90,18 +93,34 @@ struct pp_channel {
     struct pp_chunk *current;  /* the chunk the owner's cursor points into */
     uint64_t published;        /* atomic */
     struct pp_wake empty_wake; /* the owner sleeps here for an empty chunk */
-    /* Set with STATE = CLOSED when the owner could not publish its last
-     * chunk itself (exit-time flush, fork): TAIL's first TAIL_N events are
-     * the channel's last; TAIL_RECYCLE says whether the chunk comes back to
-     * EMPTY afterwards (its owner is gone) or stays (the owner still runs). */
-    struct pp_chunk *tail;
+    /* Set with STATE = CLOSED by the exit-time flush when the owner still
+     * runs: the TAIL_N events its current chunk held then, copied
+     * (TAIL_OWNED: malloc'd) so that the analyzer reads memory nobody
+     * writes; consumed after FULL is drained. */
+    uint64_t *tail;
     uint32_t tail_n;
-    uint32_t tail_recycle;
+    uint32_t tail_owned;
 
     /* Analyzer side. */
     _Alignas(PP_CACHELINE) uint64_t consumed; /* atomic */
     struct pp_channel *next_free;             /* under the pool's lock */
 };
+
+/* STATE, with release/acquire ordering and the happens-before edge TSan
+ * needs to see what was handed over with the change (hb-annotate.h). */
+static inline void pp_channel_set_state(struct pp_channel *ch, uint32_t state)
+{
+    PP_HB_RELEASE(&ch->state);
+    __atomic_store_n(&ch->state, state, __ATOMIC_RELEASE);
+}
+
+static inline uint32_t pp_channel_state(struct pp_channel *ch)
+{
+    uint32_t state = __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE);
+    if (state != PP_CH_ACTIVE)
+        PP_HB_ACQUIRE(&ch->state);
+    return state;
+}
 
 /* A FREE channel with every chunk in EMPTY, or NULL (mmap failed).
  * CHUNK_EVENTS: a power of two >= 16; NCHUNKS >= 2. */
@@ -124,9 +143,16 @@ void pp_channel_give_back(struct pp_channel *ch, struct pp_chunk *c, uint32_t n)
 void pp_channel_count_consumed(struct pp_channel *ch);
 
 /* The number of leading non-zero words of C: its events when nobody can
- * say where its cursor is.  Reads atomically: the owner may still write
- * past that point. */
-uint32_t pp_chunk_scan(const struct pp_channel *ch, const struct pp_chunk *c);
+ * say where its cursor is (its thread is gone: fork).  With OUT (room for
+ * chunk_events words), also copies them there.
+ *
+ * At exit the owner may still be writing C while this reads it: a race by
+ * design, which only the exit-time flush runs.  Each word is read with an
+ * atomic load and the probe stores whole aligned words, so a word read is
+ * 0 or a complete event; the owner's stores can become visible out of
+ * order, so the prefix may stop short of its cursor, never past it. */
+uint32_t pp_chunk_scan(const struct pp_channel *ch, const struct pp_chunk *c,
+                       uint64_t *out);
 
 /* LOCK: a spin lock that backs off to sleeping, because its holder may be
  * asleep waiting for an empty chunk. */

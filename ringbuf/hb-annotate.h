@@ -11,8 +11,13 @@
  * The slot read inside ck_ring's dequeue happens before the acquire, so it
  * is wrapped in PP_IGNORE_READS.
  *
- * Everything here compiles to nothing unless the file is built with
- * -fsanitize=thread. */
+ * Built with -fsanitize=thread, these call TSan directly.  Built without
+ * (the usual libpathprof.so), the program using the library may still be
+ * built with TSan: its probes' stores into chunks are then instrumented
+ * while our hand-overs are not, and every chunk given back would be a
+ * false race.  So pp_hb_init looks the TSan entry points up in the process
+ * (dlsym) and the annotations call them when they are there: one
+ * well-predicted branch per chunk otherwise. */
 #ifndef PATHPROF_HB_ANNOTATE_H
 #define PATHPROF_HB_ANNOTATE_H
 
@@ -25,9 +30,26 @@ void AnnotateIgnoreReadsEnd(const char *file, int line);
 #define PP_HB_ACQUIRE(addr) __tsan_acquire((void *)(addr))
 #define PP_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
 #define PP_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+static inline void pp_hb_init(void) {}
 #else
-#define PP_HB_RELEASE(addr) ((void)(addr))
-#define PP_HB_ACQUIRE(addr) ((void)(addr))
+#pragma GCC visibility push(hidden)
+struct pp_hb_fns {
+    void (*acquire)(void *addr);
+    void (*release)(void *addr);
+};
+/* NULL members unless the process runs under TSan (after pp_hb_init). */
+extern struct pp_hb_fns pp_hb;
+/* Once, before the first hand-over (stream start). */
+void pp_hb_init(void);
+#pragma GCC visibility pop
+#define PP_HB_CALL(fn, addr)                                                  \
+    do {                                                                      \
+        if (__builtin_expect(pp_hb.fn != 0, 0))                               \
+            pp_hb.fn((void *)(addr));                                         \
+    } while (0)
+#define PP_HB_RELEASE(addr) PP_HB_CALL(release, addr)
+#define PP_HB_ACQUIRE(addr) PP_HB_CALL(acquire, addr)
+/* Our own reads are not instrumented here: nothing to ignore. */
 #define PP_IGNORE_READS_BEGIN() ((void)0)
 #define PP_IGNORE_READS_END() ((void)0)
 #endif

@@ -20,7 +20,10 @@
 /* Chunks taken from one channel per pass: a busy producer cannot starve
  * the others of its analyzer. */
 #define BUDGET 16
-#define IDLE_SPINS 64
+/* Idle, an analyzer polls its channels this long before it sleeps: a busy
+ * producer's next chunk usually comes sooner, and a futex wake-up costs
+ * both threads more than the polling. */
+#define IDLE_SPIN_NS 100000
 #define SLEEP_NS (10 * 1000 * 1000L)
 #define LAST_THREAD_CHECK_NS (100 * 1000 * 1000ull)
 
@@ -75,24 +78,25 @@ static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
 }
 
 /* The channel is closed (or abandoned at exit) and FULL is empty: its last
- * events, then the end of the producer's stream. */
+ * events, then the end of the producer's stream, then the channel goes
+ * back to the pool. */
 static void finish_channel(struct pprt_analyzer *an, struct pp_channel *ch,
                            uint32_t state, int abandoned)
 {
     struct pprt_channel_info *info = ch->extra;
-    struct pp_chunk *tail = state == PP_CH_CLOSED ? ch->tail : NULL;
+    uint64_t *tail = state == PP_CH_CLOSED ? ch->tail : NULL;
     if (tail) {
-        consume(an, info, tail->ev, ch->tail_n);
-        if (ch->tail_recycle)
-            pp_channel_give_back(ch, tail, ch->chunk_events);
+        consume(an, info, tail, ch->tail_n);
+        if (ch->tail_owned)
+            free(tail);
+        ch->tail = NULL;
     }
     end_stream(an, info);
-    if (abandoned || (tail && !ch->tail_recycle)) {
-        /* Its thread still runs (exit flush): the channel is never reused. */
+    if (abandoned || tail) {
+        /* Its thread still runs (exit flush): never reused. */
         info->finished = 1;
         return;
     }
-    ch->tail = NULL;
     if (!pp_channel_valid(ch)) {
         static int said;
         if (!said++)
@@ -101,7 +105,7 @@ static void finish_channel(struct pprt_analyzer *an, struct pp_channel *ch,
         info->finished = 1;
         return;
     }
-    __atomic_store_n(&ch->state, PP_CH_FREE, __ATOMIC_RELEASE);
+    pp_channel_set_state(ch, PP_CH_FREE);
     pp_pool_put(&an->pool, ch);
 }
 
@@ -111,7 +115,7 @@ static int service(struct pprt_analyzer *an, struct pp_channel *ch, int *open)
 {
     /* Loaded before draining FULL: a channel seen CLOSED here has no chunk
      * coming after the ones the loop below finds. */
-    uint32_t state = __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE);
+    uint32_t state = pp_channel_state(ch);
     struct pprt_channel_info *info = ch->extra;
     if (state == PP_CH_FREE || info->finished)
         return 0;
@@ -179,7 +183,7 @@ static void exit_if_last(void)
 void pprt_analyzer_run(struct pprt_analyzer *an)
 {
     struct pprt_stream *s = &pprt_stream;
-    unsigned idle = 0;
+    uint64_t idle_since = 0; /* 0: not idle */
     uint64_t last_check = now_ns();
     for (;;) {
         if (__atomic_load_n(&s->park, __ATOMIC_ACQUIRE)) {
@@ -187,15 +191,20 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
             continue;
         }
         int stop = __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
+        if (stop)
+            PP_HB_ACQUIRE(&s->stop);
         int open;
         int did = pass(an, &open);
         if (stop && open == 0)
             return;
         if (did || stop) {
-            idle = 0;
+            idle_since = 0;
             continue;
         }
-        if (++idle < IDLE_SPINS) {
+        uint64_t t = now_ns();
+        if (idle_since == 0)
+            idle_since = t;
+        if (t - idle_since < IDLE_SPIN_NS) {
             ck_pr_stall();
             continue;
         }
@@ -203,10 +212,11 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
         if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE) ||
             __atomic_load_n(&s->park, __ATOMIC_ACQUIRE) || pass(an, &open)) {
             pp_wake_cancel(&an->wake);
-            idle = 0;
+            idle_since = 0;
             continue;
         }
         pp_wake_wait(&an->wake, seq, SLEEP_NS);
+        idle_since = 0;
         if (an->index == 0 && now_ns() - last_check > LAST_THREAD_CHECK_NS) {
             last_check = now_ns();
             exit_if_last();

@@ -65,15 +65,23 @@ static struct pprt_analyzer *analyzer_of(const struct pp_channel *ch)
     return &pprt_stream.an[info->analyzer];
 }
 
-/* Block policy: the analyzer is behind.  Spin a little (it may be about to
+/* How long a producer polls for an empty chunk before it sleeps: about the
+ * time an analyzer takes to consume a chunk, so that a producer merely
+ * faster than its analyzer keeps pace with it instead of paying a futex
+ * wake-up per chunk. */
+#define SPIN_NS 50000
+
+/* Block policy: the analyzer is behind.  Poll for a while (it is about to
  * give a chunk back), then sleep until it does. */
 static struct pp_chunk *wait_empty(struct pp_channel *ch)
 {
     uint64_t t0 = now_ns();
     struct pp_chunk *c = NULL;
-    for (int i = 0; i < 256 && c == NULL; i++) {
+    for (unsigned i = 1; c == NULL; i++) {
         ck_pr_stall();
         c = pp_channel_take_empty(ch);
+        if (i % 64 == 0 && now_ns() - t0 > SPIN_NS)
+            break;
     }
     while (c == NULL) {
         uint32_t seq = pp_wake_prepare(&ch->empty_wake);
@@ -100,7 +108,7 @@ static void swap_chunk(struct pp_channel *ch)
 {
     pp_channel_lock(ch);
     struct pp_chunk *full = ch->current;
-    if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) != PP_CH_ACTIVE) {
+    if (pp_channel_state(ch) != PP_CH_ACTIVE) {
         /* The exit flush took this chunk's first TAIL_N events while the
          * thread kept running; the rest came too late for the profile. */
         count_late(ch->chunk_events - ch->tail_n);
@@ -182,16 +190,17 @@ void pprt_producer_exit(void *arg)
     pp_channel_lock(ch);
     uint64_t *cur = __pathprof_cur;
     struct pp_chunk *c = ch->current;
-    if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
+    if (pp_channel_state(ch) == PP_CH_ACTIVE) {
         /* Once CLOSED, the channel may be recycled and attached to a new
          * thread at any moment: nothing of it is read after that store
          * (but the lock word, which the new owner waits on). */
         struct pprt_analyzer *an = analyzer_of(ch);
         publish(ch, c, (uint32_t)(cur - c->ev));
         ch->current = NULL;
-        __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
+        pp_channel_set_state(ch, PP_CH_CLOSED);
         pp_wake_signal(&an->wake);
-    } else if (cur >= c->ev && cur <= c->ev + ch->chunk_events && cur - c->ev > ch->tail_n) {
+    } else if (c && cur >= c->ev && cur <= c->ev + ch->chunk_events &&
+               (uint64_t)(cur - c->ev) > ch->tail_n) {
         count_late((uint64_t)(cur - c->ev) - ch->tail_n);
     }
     pp_channel_unlock(ch);
@@ -218,7 +227,7 @@ void pprt_producer_flush_self(void)
     pp_channel_lock(ch);
     struct pp_chunk *c = ch->current;
     uint32_t n = (uint32_t)(__pathprof_cur - c->ev);
-    if (n > 0 && __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE &&
+    if (n > 0 && pp_channel_state(ch) == PP_CH_ACTIVE &&
         (pprt_config.policy == PATHPROF_POLICY_BLOCK || pp_channel_has_empty(ch))) {
         publish(ch, c, n);
         struct pp_chunk *next = pp_channel_take_empty(ch);

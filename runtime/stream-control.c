@@ -2,6 +2,7 @@
  * moments when every buffer must be accounted for: exit (and exec),
  * fork, dlclose (docs/streaming.md, section 5). */
 #include "analyzer.h"
+#include "hb-annotate.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream-tus.h"
@@ -62,6 +63,7 @@ int pprt_stream_start_locked(void)
     if (failed)
         return -1;
     failed = 1; /* until proven otherwise: say why once, not per thread */
+    pp_hb_init();
     uint32_t n = pprt_config.analyzer_threads;
     if (pthread_key_create(&s->key, pprt_producer_exit) != 0) {
         pprt_error("cannot create a thread-specific key; stream mode is off "
@@ -123,7 +125,7 @@ struct pp_channel *pprt_stream_attach(void)
     ch->current = pp_channel_take_empty(ch); /* a FREE channel has them all */
     ch->tail = NULL;
     ch->tail_n = 0;
-    __atomic_store_n(&ch->state, PP_CH_ACTIVE, __ATOMIC_RELEASE);
+    pp_channel_set_state(ch, PP_CH_ACTIVE);
     pthread_setspecific(s->key, ch);
     pprt_stream_unlock();
     return ch;
@@ -142,15 +144,26 @@ static int lock_patiently(struct pp_channel *ch)
     return 0;
 }
 
-/* Exit: no thread will publish again.  A thread still running keeps its
- * chunk; what it wrote so far (the chunk's non-zero prefix) is its last
- * contribution, the analyzer consumes it in place, and anything it writes
- * later is late. */
+/* A still-running thread's chunk at exit: its events so far (the chunk's
+ * non-zero prefix) become the channel's tail, copied, since the thread may
+ * go on writing there; the channel is never reused. */
+static void take_tail(struct pp_channel *ch)
+{
+    struct pp_chunk *c = ch->current;
+    uint64_t *copy = malloc((size_t)ch->chunk_events * sizeof *copy);
+    ch->tail_n = pp_chunk_scan(ch, c, copy);
+    ch->tail = copy ? copy : c->ev; /* out of memory: read it in place */
+    ch->tail_owned = copy != NULL;
+}
+
+/* Exit: no thread will publish again.  The calling thread publishes its
+ * own chunk; a thread still running hands over what it wrote so far
+ * (take_tail), and anything it writes later is late. */
 static void close_all_channels(void)
 {
     struct pp_channel *me = pprt_producer_channel();
     FOR_EACH_CHANNEL(ch) {
-        if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_FREE)
+        if (pp_channel_state(ch) == PP_CH_FREE)
             continue; /* and stays so: attach needs the mutex we hold */
         struct pprt_channel_info *info = ch->extra;
         if ((ch == me && pprt_producer_in_slow_path()) || !lock_patiently(ch)) {
@@ -159,13 +172,15 @@ static void close_all_channels(void)
             __atomic_store_n(&info->abandoned, 1, __ATOMIC_RELEASE);
             continue;
         }
-        if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
-            struct pp_chunk *c = ch->current;
-            ch->tail = c;
-            ch->tail_n = ch == me ? (uint32_t)(pprt_producer_cursor() - c->ev)
-                                  : pp_chunk_scan(ch, c);
-            ch->tail_recycle = 0;
-            __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
+        if (pp_channel_state(ch) == PP_CH_ACTIVE) {
+            if (ch == me) {
+                pp_channel_publish(ch, ch->current,
+                                   (uint32_t)(pprt_producer_cursor() - ch->current->ev));
+                ch->current = NULL;
+            } else {
+                take_tail(ch);
+            }
+            pp_channel_set_state(ch, PP_CH_CLOSED);
         }
         pp_channel_unlock(ch);
     }
@@ -203,6 +218,7 @@ void pprt_stream_finish(void)
         return;
     }
     close_all_channels();
+    PP_HB_RELEASE(&s->stop);
     __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
     pprt_analyzer_wake_all();
     struct pprt_analyzer *self = pprt_analyzer_self();
@@ -312,11 +328,17 @@ void pprt_stream_after_fork_child(void)
         s->nparked = 0;
         struct pp_channel *me = pprt_producer_channel();
         FOR_EACH_CHANNEL(ch) {
-            if (ch != me && __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) == PP_CH_ACTIVE) {
-                ch->tail = ch->current;
-                ch->tail_n = pp_chunk_scan(ch, ch->current);
-                ch->tail_recycle = 1;
-                __atomic_store_n(&ch->state, PP_CH_CLOSED, __ATOMIC_RELEASE);
+            if (ch != me && pp_channel_state(ch) == PP_CH_ACTIVE) {
+                /* Its owner is gone, so we publish for it (its lock is
+                 * ours): the chunk up to the first zero word, the rest
+                 * zeroed (a store it made visible out of order before the
+                 * fork must not survive into the chunk's next use). */
+                struct pp_chunk *c = ch->current;
+                uint32_t n = pp_chunk_scan(ch, c, NULL);
+                memset(c->ev + n, 0, (size_t)(ch->chunk_events - n) * sizeof *c->ev);
+                pp_channel_publish(ch, c, n);
+                ch->current = NULL;
+                pp_channel_set_state(ch, PP_CH_CLOSED);
             }
             pp_channel_unlock(ch);
         }
