@@ -20,9 +20,10 @@
 /* Chunks taken from one channel per pass: a busy producer cannot starve
  * the others of its analyzer. */
 #define BUDGET 16
-/* Idle, an analyzer polls its channels this long before it sleeps: a busy
- * producer's next chunk usually comes sooner, and a futex wake-up costs
- * both threads more than the polling. */
+/* Idle after work, an analyzer polls its channels this long before it
+ * sleeps: a busy producer's next chunk usually comes sooner, and a futex
+ * wake-up costs both threads more than the polling.  An analyzer that had
+ * nothing to do for longer sleeps at once. */
 #define IDLE_SPIN_NS 100000
 #define SLEEP_NS (10 * 1000 * 1000L)
 #define LAST_THREAD_CHECK_NS (100 * 1000 * 1000ull)
@@ -37,12 +38,14 @@ static const struct pp_analyzer *kind(uint32_t k)
     return pp_analyzers[pprt_config.analyzers[k]];
 }
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+static uint64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 
 static void begin_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
 {
@@ -63,16 +66,18 @@ static void end_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
 static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
                     const uint64_t *ev, uint32_t n)
 {
-    uint64_t t0 = now_ns();
+    /* CPU time, not wall time: on a loaded machine the analyzer's rate
+     * per core must not count the time it was not running. */
+    uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
         kind(k)->consume(an->inst[k], info->stream[k], ev, n);
+    an->busy_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
     if (pprt_config.test_delay_ns) {
         struct timespec ts = {0, (long)pprt_config.test_delay_ns};
         if (pprt_config.test_delay_ns >= 1000000000u)
             ts = (struct timespec){1, 0};
         nanosleep(&ts, NULL);
     }
-    an->busy_ns += now_ns() - t0;
     an->events += n;
     an->chunks++;
 }
@@ -183,7 +188,7 @@ static void exit_if_last(void)
 void pprt_analyzer_run(struct pprt_analyzer *an)
 {
     struct pprt_stream *s = &pprt_stream;
-    uint64_t idle_since = 0; /* 0: not idle */
+    uint64_t idle_since = 0; /* 0: it just did some work */
     uint64_t last_check = now_ns();
     for (;;) {
         if (__atomic_load_n(&s->park, __ATOMIC_ACQUIRE)) {
@@ -216,7 +221,9 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
             continue;
         }
         pp_wake_wait(&an->wake, seq, SLEEP_NS);
-        idle_since = 0;
+        /* Woken by a producer: poll again after the next work, not now;
+         * timed out: sleep again without polling. */
+        idle_since = now_ns() - IDLE_SPIN_NS;
         if (an->index == 0 && now_ns() - last_check > LAST_THREAD_CHECK_NS) {
             last_check = now_ns();
             exit_if_last();
