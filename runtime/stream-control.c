@@ -54,6 +54,17 @@ static int open_instances(void **inst)
     return 0;
 }
 
+/* libpathprof.so unloaded (it came in with a dlopen'ed library): threads
+ * still alive must not call a key destructor whose code is gone.  At
+ * process exit this is harmless: the profile was written before. */
+__attribute__((destructor)) static void forget_key(void)
+{
+    if (pprt_stream.key_ok) {
+        pprt_stream.key_ok = 0;
+        pthread_key_delete(pprt_stream.key);
+    }
+}
+
 int pprt_stream_start_locked(void)
 {
     static int failed;

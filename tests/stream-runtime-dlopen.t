@@ -2,7 +2,9 @@
 # stream-runtime-dlopen.t - an instrumented library in stream mode, loaded
 # and unloaded in cycles: its events are attributed even when they reach
 # the analyzer after dlclose (a thread still had them in its chunk), and
-# all cycles add up in one TU section, as in counting mode.
+# all cycles add up in one TU section, as in counting mode.  And a program
+# that only dlopens a stream library linked with libpathprof: unloading it
+# unloads the runtime, which drains, stops its threads and writes first.
 use strict;
 use warnings;
 use FindBin;
@@ -34,6 +36,25 @@ for my $cfg (['default', {}], ['tiny chunks', { PATHPROF_CHUNK => 16, PATHPROF_A
     check_expect($p, 1, $e->[1], "$label: library TU");
     my $s = stream_section($out);
     is_deeply([@$s{qw(dropped late resync unknown)}], [0, 0, 0, 0], "$label: nothing lost");
+}
+
+build_stream_dso("$dir/libdso-stream-rt.so", 1) or BAIL_OUT('cannot build the library');
+build_plain("$dir/dlopen-only-stream", 'dlopen-only-stream.c')
+    or BAIL_OUT('cannot build dlopen-only-stream');
+my $out = "$dir/only.out";
+my ($r, $expect) = stream_run(name => 'only', argv => ["$dir/dlopen-only-stream",
+                              "$dir/libdso-stream-rt.so", 20000],
+                              env => { PATHPROF_OUT => $out, PATHPROF_QUIET => 0 });
+is($r->{status}, 0, 'dlopen only: exit status') or diag($r->{err});
+is($r->{out}, "after dlclose\n", 'dlopen only: the program goes on after the unload');
+like($r->{err}, qr/^pathprof: profile written to \Q$out\E$/m, 'dlopen only: written at unload');
+my $p = eval { read_profile($out) };
+ok($p, 'dlopen only: profile readable') or diag($@);
+if ($p) {
+    check_expect($p, 0, read_expect($expect)->[0], 'dlopen only');
+    my $s = stream_section($out);
+    is($s->{producers}, 2, 'dlopen only: two producer threads');
+    is_deeply([@$s{qw(dropped late resync unknown)}], [0, 0, 0, 0], 'dlopen only: nothing lost');
 }
 
 done_testing();

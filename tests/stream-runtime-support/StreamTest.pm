@@ -14,7 +14,7 @@ use POSIX ();
 use lib File::Basename::dirname(__FILE__) . '/../runtime-support';
 use RuntimeTest;
 
-our @EXPORT = qw(build_stream_driver build_stream_dso stream_section
+our @EXPORT = qw(build_stream_driver build_stream_dso build_plain stream_section
                  read_expect check_expect stream_run $SAN_ENV $SAN_REPORT);
 
 my $SUPPORT = "$ROOT/tests/stream-runtime-support";
@@ -60,12 +60,21 @@ sub build_stream_driver {
     return compile(@cmd);
 }
 
-# The instrumented library: it takes the ABI from whatever loads it.
+# The instrumented library: it takes the ABI from whatever loads it, or,
+# with LINK_RUNTIME, from libpathprof.so, which it then pulls in.
 sub build_stream_dso {
-    my ($out) = @_;
-    return compile($CC, @CFLAGS, '-fPIC', '-shared', "-I$ROOT/runtime",
-                   "-I$RT_SUPPORT", "$SUPPORT/dso-stream.c", "$SUPPORT/stream-tu.c",
-                   "$RT_SUPPORT/synthetic-tu.c", '-o', $out);
+    my ($out, $link_runtime) = @_;
+    my @cmd = ($CC, @CFLAGS, '-fPIC', '-shared', "-I$ROOT/runtime",
+               "-I$RT_SUPPORT", "$SUPPORT/dso-stream.c", "$SUPPORT/stream-tu.c",
+               "$RT_SUPPORT/synthetic-tu.c", '-o', $out);
+    push @cmd, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof' if $link_runtime;
+    return compile(@cmd);
+}
+
+# A plain program (no runtime) from tests/stream-runtime-support/SRC.
+sub build_plain {
+    my ($out, $src) = @_;
+    return compile($CC, @CFLAGS, "$SUPPORT/$src", '-o', $out, '-ldl');
 }
 
 # Runs a program with a fresh $EXPECT file, like RuntimeTest::run_prog,

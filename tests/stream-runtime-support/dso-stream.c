@@ -5,6 +5,8 @@
  * then must be attributed through the runtime's copy. */
 #include "stream-tu.h"
 
+#include <pthread.h>
+
 static uint64_t bases[2] = {PATHPROF_STREAM_UNREGISTERED_BASE,
                             PATHPROF_STREAM_UNREGISTERED_BASE};
 static struct st_tu tu = {
@@ -33,4 +35,36 @@ struct st_tu *dso_tu(void)
 void dso_emit(struct st_expect *e, uint64_t seed, uint64_t n)
 {
     st_emit_paths(&tu, e, seed, n);
+}
+
+/* For a program that only dlopens this library (dlopen-only-stream.c):
+ * N events from this thread and N from a thread of its own, and what was
+ * emitted appended to EXPECT. */
+struct worker_arg {
+    struct st_expect e;
+    uint64_t n;
+};
+
+static void *worker(void *p)
+{
+    struct worker_arg *w = p;
+    st_emit_paths(&tu, &w->e, 77, w->n);
+    return NULL;
+}
+
+void dso_run_alone(uint64_t n, const char *expect)
+{
+    struct st_expect e;
+    struct worker_arg w = {.n = n};
+    st_expect_init(&e, &tu);
+    st_expect_init(&w.e, &tu);
+    st_emit_paths(&tu, &e, 76, n);
+    pthread_t t;
+    pthread_create(&t, NULL, worker, &w);
+    pthread_join(t, NULL);
+    st_expect_add(&e, &w.e);
+    if (expect)
+        st_expect_write(&e, expect);
+    st_expect_free(&e);
+    st_expect_free(&w.e);
 }
