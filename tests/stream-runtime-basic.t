@@ -116,4 +116,19 @@ is($s && $s->{unknown}, 3000, 'refused: 3000 unknown events');
 $p = eval { read_profile($out) };
 check_expect($p, 0, read_expect($expect)->[0], 'refused') if $p;
 
+# A function of 2^40 paths: blpp counts its TU in a hash table; the next
+# function starts at index 2^40 of the TU.
+$out = "$dir/huge.out";
+($r, $expect) = stream_run(name => 'huge', argv => [$drv, qw(huge 5000)],
+                           env => { PATHPROF_OUT => $out });
+is($r->{status}, 0, 'huge: exit status') or diag($r->{err});
+$p = eval { read_profile($out) };
+ok($p, 'huge: profile readable') or diag($@);
+if ($p) {
+    my $e = read_expect($expect);
+    is(scalar @{ $p->{tus} }, 2, 'huge: two TU sections');
+    check_expect($p, 0, $e->[0], 'huge: small TU');
+    check_expect($p, 1, $e->[1], 'huge: huge TU');
+}
+
 done_testing();

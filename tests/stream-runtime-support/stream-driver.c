@@ -20,7 +20,9 @@
  *                    dlclose with those events still buffered, dlclose
  *   refused N        a second TU whose blob lacks the STREAM flag emits N
  *                    events: refused, its events counted unknown
- *   count-exec PROG  a counting-mode TU counts, then execs PROG */
+ *   count-exec PROG  a counting-mode TU counts, then execs PROG
+ *   huge N           a second TU with a function of 2^40 paths (blpp counts
+ *                    it in a hash table): N sparse IDs, 3 times each */
 #include "stream-tu.h"
 #include "synthetic-tu.h"
 
@@ -338,6 +340,38 @@ static int refused(void)
     return 0;
 }
 
+static int huge(void)
+{
+    static uint64_t hbases[2] = {PATHPROF_STREAM_UNREGISTERED_BASE,
+                                 PATHPROF_STREAM_UNREGISTERED_BASE};
+    static struct st_tu h = {
+        .file = "huge.c", .nfuncs = 2, .name = {"huge", "after"},
+        .npaths = {1ull << 40, 5}, .bases = hbases,
+    };
+    st_register(&h, 0);
+    emit_counted(61, n_events); /* the small TU, in between */
+    const char *path = getenv("EXPECT");
+    FILE *f = path ? fopen(path, "a") : NULL;
+    write_expect();
+    if (f)
+        fprintf(f, "tu huge.c\n");
+    for (uint64_t k = 0; k < n_events; k++) {
+        uint64_t id = (k * 0x9e3779b97f4a7c15ull) >> 24; /* spread over 2^40 */
+        for (int r = 0; r < 3; r++)
+            st_emit(hbases[0] + id);
+        if (f)
+            fprintf(f, "huge %llu 3\n", (unsigned long long)id);
+    }
+    st_emit(hbases[0] + h.offset[1] + 4);
+    st_emit(hbases[0] + h.offset[1] + 4);
+    if (f) {
+        fprintf(f, "after 4 2\nevents %llu\nwords %llu\n",
+                (unsigned long long)(3 * n_events + 2), (unsigned long long)(3 * n_events + 2));
+        fclose(f);
+    }
+    return 0;
+}
+
 static int count_exec(int argc, char **argv)
 {
     static unsigned char blob[4096];
@@ -383,6 +417,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(s, "refused") == 0)
         return refused();
+    if (strcmp(s, "huge") == 0)
+        return huge();
     fprintf(stderr, "stream-driver: unknown scenario '%s'\n", s);
     return 2;
 }
