@@ -97,10 +97,17 @@ int pprt_stream_start_locked(void)
     }
     for (uint32_t i = 0; i < n; i++)
         if (pprt_analyzer_start(&s->an[i]) != 0) {
-            /* Threads already started just idle: nobody is attached. */
-            s->nthreads = i;
             pprt_error("cannot start analyzer thread %u of %u (PATHPROF_ANALYZERS); "
                        "stream mode is off", i + 1, n);
+            /* Stop those already started (they have no channel): none may
+             * outlive the library's code. */
+            s->nthreads = i;
+            __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+            pprt_analyzer_wake_all();
+            for (uint32_t j = 0; j < i; j++) {
+                pthread_join(s->an[j].thread, NULL);
+                s->an[j].running = 0;
+            }
             return -1;
         }
     s->started = 1;
