@@ -276,8 +276,9 @@ static int create(struct pprt_analyzer *an, int cpu)
 
 int pprt_analyzer_start(struct pprt_analyzer *an)
 {
-    int cpu = pprt_config.ncpus ? pprt_config.cpus[an->index % pprt_config.ncpus]
-                                : pprt_default_cpu();
+    int cpu = pprt_config.ncpus       ? pprt_config.cpus[an->index % pprt_config.ncpus]
+              : pprt_config.cpus_none ? -1
+                                      : pprt_default_cpu();
     an->cpu = cpu;
     an->tid = 0;
     int err = create(an, cpu);

@@ -48,7 +48,7 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_ANALYZERS", "1", "a number of analyzer threads from 1 to 64",
      parse_analyzers},
     {"PATHPROF_CPUS", "auto",
-     "auto, or a list of CPUs the process may run on, like 1 or 0-1,3",
+     "auto, none, or a list of CPUs the process may run on, like 1 or 0-1,3",
      parse_cpus},
     {"PATHPROF_POLICY", "block", "block or drop", parse_policy},
     {"PATHPROF_CHUNK", "8192", "a power of two from 16 to 16777216", parse_chunk},
@@ -211,13 +211,17 @@ static int parse_analyzer(const char *value, struct pprt_config *cfg)
 
 static int parse_cpus(const char *value, struct pprt_config *cfg)
 {
-    if (strcmp(value, "auto") == 0) {
+    if (strcmp(value, "auto") == 0 || strcmp(value, "none") == 0) {
         free(cfg->cpus);
         cfg->cpus = NULL;
         cfg->ncpus = 0;
+        cfg->cpus_none = value[0] == 'n';
         return 0;
     }
-    return pprt_parse_cpu_list(value, &cfg->cpus, &cfg->ncpus);
+    if (pprt_parse_cpu_list(value, &cfg->cpus, &cfg->ncpus) != 0)
+        return -1;
+    cfg->cpus_none = 0;
+    return 0;
 }
 
 static int parse_quiet(const char *value, struct pprt_config *cfg)

@@ -29,9 +29,11 @@ struct pprt_config {
     /* PATHPROF_ANALYZER: indices into pp_analyzers[], in the given order. */
     uint32_t nanalyzers;
     uint32_t analyzers[PPRT_MAX_ANALYZERS];
-    /* PATHPROF_CPUS: NCPUS == 0 means "auto" (pprt_default_cpu). */
+    /* PATHPROF_CPUS: a list, or NCPUS == 0: "auto" (pprt_default_cpu),
+     * or "none" when CPUS_NONE. */
     uint32_t ncpus;
     int *cpus;
+    int cpus_none;
     char *trace_pattern;        /* PATHPROF_TRACE, made absolute like OUT */
     uint64_t test_delay_ns;     /* PATHPROF_TEST_ANALYZER_DELAY_NS */
     uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
