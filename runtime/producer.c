@@ -66,18 +66,21 @@ static struct pprt_analyzer *analyzer_of(const struct pp_channel *ch)
 }
 
 /* How long a producer polls for an empty chunk before it sleeps: about the
- * time an analyzer takes to consume a chunk, so that a producer merely
- * faster than its analyzer keeps pace with it instead of paying a futex
- * wake-up per chunk. */
-#define SPIN_NS 50000
+ * time an analyzer takes to consume a default chunk, so that a producer
+ * merely faster than its analyzer keeps pace with it instead of paying a
+ * futex wake-up per chunk.  Longer would take CPU time from the analyzer
+ * when both share a core. */
+#define SPIN_NS 20000
 
-/* Block policy: the analyzer is behind.  Poll for a while (it is about to
- * give a chunk back), then sleep until it does. */
+/* Block policy: the analyzer is behind.  Poll for a while if it is awake
+ * (it is about to give a chunk back), then sleep until it does. */
 static struct pp_chunk *wait_empty(struct pp_channel *ch)
 {
     uint64_t t0 = now_ns();
+    struct pprt_analyzer *an = analyzer_of(ch);
     struct pp_chunk *c = NULL;
-    for (unsigned i = 1; c == NULL; i++) {
+    int awake = __atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) == 0;
+    for (unsigned i = 1; awake && c == NULL; i++) {
         ck_pr_stall();
         c = pp_channel_take_empty(ch);
         if (i % 64 == 0 && now_ns() - t0 > SPIN_NS)
@@ -89,7 +92,7 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
             pp_wake_cancel(&ch->empty_wake);
             break;
         }
-        pp_wake_signal(&analyzer_of(ch)->wake); /* in case it dozed off */
+        pp_wake_signal(&an->wake); /* in case it dozed off */
         pp_wake_wait(&ch->empty_wake, seq, 10 * 1000 * 1000);
         c = pp_channel_take_empty(ch);
     }

@@ -66,6 +66,7 @@ if ($s) {
 }
 
 exact_run('pinned', [qw(run 2 10000)], PATHPROF_CPUS => '0', PATHPROF_ANALYZERS => 2);
+exact_run('unpinned', [qw(run 2 10000)], PATHPROF_CPUS => 'none');
 
 # Several analyzers on one stream; a name given twice counts once.
 my $trace = "$dir/multi.trace";
