@@ -73,7 +73,9 @@ static struct pprt_analyzer *analyzer_of(const struct pp_channel *ch)
 #define SPIN_NS 20000
 
 /* Block policy: the analyzer is behind.  Poll for a while if it is awake
- * (it is about to give a chunk back), then sleep until it does. */
+ * (it is about to give a chunk back), then sleep until it does.  Returns
+ * NULL when the exit flush has begun: it needs this channel's lock, which
+ * the caller holds, and this thread's later events are late anyway. */
 static struct pp_chunk *wait_empty(struct pp_channel *ch)
 {
     uint64_t t0 = now_ns();
@@ -87,6 +89,8 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
             break;
     }
     while (c == NULL) {
+        if (__atomic_load_n(&pprt_stream.stopping, __ATOMIC_RELAXED))
+            break;
         uint32_t seq = pp_wake_prepare(&ch->empty_wake);
         if ((c = pp_channel_take_empty(ch)) != NULL) {
             pp_wake_cancel(&ch->empty_wake);
@@ -136,6 +140,14 @@ static void swap_chunk(struct pp_channel *ch)
         next = pp_channel_take_empty(ch);
         if (next == NULL)
             next = wait_empty(ch);
+        if (next == NULL) {
+            /* Exit is flushing: every event so far is published; the
+             * channel has no current chunk for the flush to take. */
+            ch->current = NULL;
+            pp_channel_unlock(ch);
+            go_late();
+            return;
+        }
     }
     ch->current = next;
     pp_channel_unlock(ch);
@@ -198,7 +210,8 @@ void pprt_producer_exit(void *arg)
          * thread at any moment: nothing of it is read after that store
          * (but the lock word, which the new owner waits on). */
         struct pprt_analyzer *an = analyzer_of(ch);
-        publish(ch, c, (uint32_t)(cur - c->ev));
+        if (c != NULL) /* NULL: it gave up its chunk when exit began */
+            publish(ch, c, (uint32_t)(cur - c->ev));
         ch->current = NULL;
         pp_channel_set_state(ch, PP_CH_CLOSED);
         pp_wake_signal(&an->wake);
@@ -237,6 +250,12 @@ void pprt_producer_flush_self(void)
         if (next == NULL)
             next = wait_empty(ch);
         ch->current = next;
+        if (next == NULL) { /* exit is flushing (wait_empty) */
+            pp_channel_unlock(ch);
+            go_late();
+            in_slow = 0;
+            return;
+        }
         use_chunk(ch, next);
     }
     pp_channel_unlock(ch);

@@ -195,9 +195,10 @@ static void close_all_channels(void)
                 pp_channel_publish(ch, ch->current,
                                    (uint32_t)(pprt_producer_cursor() - ch->current->ev));
                 ch->current = NULL;
-            } else {
+            } else if (ch->current != NULL) {
                 take_tail(ch);
-            }
+            } /* else: its thread gave up waiting when the flush began
+                 (wait_empty); all it wrote is published */
             pp_channel_set_state(ch, PP_CH_CLOSED);
         }
         pp_channel_unlock(ch);
@@ -346,7 +347,7 @@ void pprt_stream_after_fork_child(void)
         s->nparked = 0;
         struct pp_channel *me = pprt_producer_channel();
         FOR_EACH_CHANNEL(ch) {
-            if (ch != me && pp_channel_state(ch) == PP_CH_ACTIVE) {
+            if (ch != me && pp_channel_state(ch) == PP_CH_ACTIVE && ch->current) {
                 /* Its owner is gone, so we publish for it (its lock is
                  * ours): the chunk up to the first zero word, the rest
                  * zeroed (a store it made visible out of order before the
