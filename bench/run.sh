@@ -37,17 +37,18 @@ src=$(bench/fetch-bzip2.sh "$B")
 files="blocksort huffman crctable randtable compress decompress bzlib bzip2"
 base_flags="-O2 -D_FILE_OFFSET_BITS=64 -w"
 
-# pathprof-array: the same counting mode with the hash threshold raised so
-# that BZ2_decompress (about 10^5 paths) counts in an array, not a hash table.
-configs="native fprofile-generate fprofile-arcs pathprof pathprof-array"
-pp_configs="pathprof pathprof-array"
+# pathprof-hash: the same counting mode with a low hash threshold (4096, the
+# plugin's first default), so that BZ2_decompress (about 10^5 paths) and a few
+# others count in hash tables: what hash counting costs.
+configs="native fprofile-generate fprofile-arcs pathprof pathprof-hash"
+pp_configs="pathprof pathprof-hash"
 cflags_of() {
     case $1 in
         native) echo "" ;;
         fprofile-generate) echo "-fprofile-generate" ;;
         fprofile-arcs) echo "-fprofile-arcs" ;;
         pathprof) echo "$PP_CFLAGS" ;;
-        pathprof-array) echo "$PP_CFLAGS -fplugin-arg-pathprof-hash-threshold=1000000" ;;
+        pathprof-hash) echo "$PP_CFLAGS -fplugin-arg-pathprof-hash-threshold=4096" ;;
     esac
 }
 libs_of() {
