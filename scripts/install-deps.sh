@@ -1,5 +1,7 @@
 #!/bin/sh
-# Installs the Debian packages pathprof needs, only those missing.
+# Installs the Debian packages pathprof needs, only those missing (Debian 12
+# bookworm; only Debian's archive needs to be reachable). The GNUmakefile's
+# entries call it with the extra packages each needs (CHECK_DEPS, ...).
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -eu
 need="gcc g++ make gcc-12-plugin-dev liburcu-dev libck-dev perl $*"
@@ -11,10 +13,13 @@ for p in $need; do
 done
 [ -z "$missing" ] && exit 0
 echo "pathprof: installing missing packages:$missing" >&2
-if [ "$(id -u)" != 0 ]; then
+if [ "$(id -u)" = 0 ]; then
+    SUDO=
+elif command -v sudo >/dev/null 2>&1; then
     SUDO=sudo
 else
-    SUDO=
+    echo "pathprof: cannot install$missing: not root and no sudo; as root run: apt-get install$missing" >&2
+    exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
