@@ -4,7 +4,9 @@
 # Usage: torture/extract.sh [BUILD_DIR]
 set -eu
 build=${1:-build}
-tarball=${PATHPROF_GCC_TARBALL:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}
+# Debian's gcc-12-source ships /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz (plus gm2-*.tar.xz).
+tarball=${PATHPROF_GCC_TARBALL:-$(ls /usr/src/gcc-12/gcc-12*.tar.xz 2>/dev/null | head -n 1)}
+tarball=${tarball:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}
 dest=$build/torture
 stamp=$dest/.extracted
 [ -f "$stamp" ] && exit 0
