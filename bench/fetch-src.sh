@@ -5,7 +5,7 @@
 # machine's own apt sources (the first one serving this release's main suite).
 # Usage: bench/fetch-src.sh DIR PKG MARKER   prints the unpacked source directory
 # (the first directory under DIR/src/PKG holding a file named MARKER).
-# bench/fetch-bzip2.sh is the same for bzip2; this one serves bench/ksf.sh.
+# bench/fetch-bzip2.sh calls it for bzip2.
 set -euo pipefail
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
 pkg=$2 marker=$3
