@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analyzer-services.h"
+#include "atomic-file.h"
 #include "fnv.h"
 #include "le-bytes.h"
 #include "message.h"
@@ -59,22 +60,6 @@ static struct {
 
 /* ------------------------------------------------------------- the file */
 
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return errno;
-        if (w == 0)
-            return EIO;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Gives up on the trace: the temporary goes, later events are discarded. */
 static void abandon(int err, const char *step)
 {
@@ -97,7 +82,7 @@ static void abandon(int err, const char *step)
 /* Writes bytes that go into the checksum. */
 static bool out(const void *data, size_t len)
 {
-    int err = write_all(sink.fd, data, len);
+    int err = pprt_write_all(sink.fd, data, len);
     if (err != 0) {
         abandon(err, "write");
         return false;
@@ -130,28 +115,6 @@ static bool out_header(void)
     return out(h, sizeof h);
 }
 
-/* Opens PATH.tmp.PID.N exclusively; 0 or an errno value. */
-static int open_temporary(const char *path, char **tmp, int *fd)
-{
-    size_t size = strlen(path) + 64;
-    int err = EEXIST;
-
-    *tmp = malloc(size);
-    if (*tmp == NULL)
-        return ENOMEM;
-    for (unsigned n = 0; n < 100 && err == EEXIST; n++) {
-        snprintf(*tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), n);
-        /* Readable too: a forked child copies the parent's records from it. */
-        *fd = open(*tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (*fd >= 0)
-            return 0;
-        err = errno;
-    }
-    free(*tmp);
-    *tmp = NULL;
-    return err;
-}
-
 /* The trace could not be created where asked: rather than lose the run,
  * put it in the temporary directory under a name no other process uses. */
 static int open_fallback(const char *wanted, int first_err)
@@ -166,7 +129,7 @@ static int open_fallback(const char *wanted, int first_err)
         if (path == NULL)
             return ENOMEM;
         snprintf(path, size, "%s/pathprof.%ld.trace", dirs[i], (long)sink.pid);
-        if (strcmp(path, wanted) != 0 && open_temporary(path, &sink.tmp, &sink.fd) == 0) {
+        if (strcmp(path, wanted) != 0 && pprt_open_temporary(path, O_RDWR, &sink.tmp, &sink.fd) == 0) {
             pprt_warning("cannot create trace %s (%s); writing it to %s instead", wanted,
                          strerror(first_err), path);
             free(sink.path);
@@ -193,7 +156,7 @@ static bool create(pid_t parent)
         sink.state = SINK_BROKEN;
         return false;
     }
-    err = open_temporary(sink.path, &sink.tmp, &sink.fd);
+    err = pprt_open_temporary(sink.path, O_RDWR, &sink.tmp, &sink.fd);
     if (err != 0)
         err = open_fallback(sink.path, err);
     if (err != 0) {
@@ -511,27 +474,6 @@ static void put_end(void)
     }
 }
 
-/* Makes the rename durable; failing here loses nothing the user can act on. */
-static void sync_directory(const char *path)
-{
-    char *dir = strdup(path);
-    if (dir == NULL)
-        return;
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-        slash[1] = '\0';
-    else if (slash)
-        *slash = '\0';
-    else
-        strcpy(dir, ".");
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
 /* Trailer, fsync, close: 0 or an errno value with *STEP set. */
 static int seal(const char **step)
 {
@@ -539,7 +481,7 @@ static int seal(const char **step)
     int err;
 
     pprt_set_u64(trailer, sink.hash);
-    if ((err = write_all(sink.fd, trailer, sizeof trailer)) != 0) {
+    if ((err = pprt_write_all(sink.fd, trailer, sizeof trailer)) != 0) {
         *step = "write";
         return err;
     }
@@ -573,7 +515,7 @@ static void complete(const struct tu_list *tus)
         pprt_error("cannot rename %s to trace %s: %s; the complete trace is left in %s",
                    sink.tmp, sink.path, strerror(errno), sink.tmp);
     } else {
-        sync_directory(sink.path);
+        pprt_sync_directory(sink.path);
         pprt_info("trace written to %s", sink.path);
     }
     sink.state = SINK_DONE;

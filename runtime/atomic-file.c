@@ -8,11 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Opens PATH.tmp.PID.N exclusively into *FD, its name in *TMP (malloc'd);
- * returns 0 or an errno value.  Not mkstemp: it creates mode 0600, and a
- * profile should get the usual 0666 & ~umask like any output file (reading
- * the umask is not thread-safe). */
-static int open_temporary(const char *path, char **tmp, int *fd)
+/* Not mkstemp: it creates mode 0600, and a profile should get the usual
+ * 0666 & ~umask like any output file (reading the umask is not
+ * thread-safe). */
+int pprt_open_temporary(const char *path, int access, char **tmp, int *fd)
 {
     size_t size = strlen(path) + 64;
     *tmp = malloc(size);
@@ -21,7 +20,7 @@ static int open_temporary(const char *path, char **tmp, int *fd)
     int err = EEXIST;
     for (unsigned n = 0; n < 100 && err == EEXIST; n++) {
         snprintf(*tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), n);
-        *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        *fd = open(*tmp, access | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (*fd >= 0)
             return 0;
         err = errno;
@@ -31,8 +30,9 @@ static int open_temporary(const char *path, char **tmp, int *fd)
     return err ? err : EIO;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len)
+int pprt_write_all(int fd, const void *data, size_t len)
 {
+    const unsigned char *p = data;
     while (len > 0) {
         ssize_t w = write(fd, p, len);
         if (w < 0 && errno == EINTR)
@@ -47,9 +47,7 @@ static int write_all(int fd, const unsigned char *p, size_t len)
     return 0;
 }
 
-/* Makes the rename itself durable; a failure here loses nothing that the
- * user could act on, so it is not reported. */
-static void sync_directory(const char *path)
+void pprt_sync_directory(const char *path)
 {
     char *dir = strdup(path);
     if (dir == NULL)
@@ -74,12 +72,12 @@ int pprt_write_file_atomically(const char *path, const void *data, size_t len,
 {
     char *tmp;
     int fd;
-    int err = open_temporary(path, &tmp, &fd);
+    int err = pprt_open_temporary(path, O_WRONLY, &tmp, &fd);
     if (err != 0) {
         *step = "create a temporary file beside it";
         return err;
     }
-    if ((err = write_all(fd, data, len)) != 0)
+    if ((err = pprt_write_all(fd, data, len)) != 0)
         *step = "write";
     else if (fsync(fd) != 0)
         err = errno, *step = "fsync";
@@ -90,7 +88,7 @@ int pprt_write_file_atomically(const char *path, const void *data, size_t len,
     if (err != 0)
         unlink(tmp);
     else
-        sync_directory(path);
+        pprt_sync_directory(path);
     free(tmp);
     return err;
 }

@@ -16,6 +16,17 @@
 int pprt_write_file_atomically(const char *path, const void *data, size_t len,
                                const char **step);
 
+/* The pieces, for writers that stream a file out (the trace analyzer). */
+
+/* Opens PATH.tmp.PID.N exclusively (ACCESS: O_WRONLY or O_RDWR) into *FD,
+ * its malloc'd name in *TMP; returns 0 or an errno value. */
+int pprt_open_temporary(const char *path, int access, char **tmp, int *fd);
+/* Writes all of P, retrying on EINTR; 0 or an errno value. */
+int pprt_write_all(int fd, const void *p, size_t len);
+/* Makes a rename in PATH's directory durable (failures are not reported:
+ * nothing the user could act on). */
+void pprt_sync_directory(const char *path);
+
 #pragma GCC visibility pop
 
 #endif
