@@ -22,9 +22,13 @@
 #define BUDGET 16
 /* Idle after work, an analyzer polls its channels this long before it
  * sleeps: a busy producer's next chunk usually comes sooner, and a futex
- * wake-up costs both threads more than the polling.  An analyzer that had
- * nothing to do for longer sleeps at once. */
-#define IDLE_SPIN_NS 100000
+ * wake-up costs both threads far more than the polling (on a VM the
+ * wake-up latency alone can exceed the slack of a producer's chunks: with
+ * 0.1 ms, bzip2's producer was blocked 3.3 s of a 6.5 s run; with 2 ms,
+ * 0.23 s of 3.0 s - docs/performance.md).  The analyzer owns its core, so
+ * the spin costs the program nothing.  An analyzer that had nothing to do
+ * for longer sleeps at once. */
+#define IDLE_SPIN_NS 2000000
 #define SLEEP_NS (10 * 1000 * 1000L)
 #define LAST_THREAD_CHECK_NS (100 * 1000 * 1000ull)
 
