@@ -34,12 +34,8 @@ done
 B=$root/build/bench
 K=$B/ksf
 mkdir -p "$K"
-cli=$root/build/bin/pathprof
-for f in build/lib/pathprof.so build/lib/libpathprof.so "$cli"; do
-    [ -e "$f" ] || { echo "bench: $f is missing: run make first (make bench does)" >&2; exit 1; }
-done
-PP_CFLAGS=$("$cli" config --cflags)
-PP_LIBS=$("$cli" config --libs)
+. bench/common.sh
+bench_pathprof_flags
 stats_pl=$root/bench/pp-stream-stats.pl
 export PATHPROF_QUIET=1 PATHPROF_POLICY=block
 

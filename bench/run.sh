@@ -22,20 +22,17 @@ done
 
 B=$root/build/bench
 mkdir -p "$B"
+. bench/common.sh
 cli=$root/build/bin/pathprof
 if [ -z "${PP_CFLAGS:-}" ]; then
-    for f in build/lib/pathprof.so build/lib/libpathprof.so "$cli"; do
-        [ -e "$f" ] || { echo "bench: $f is missing: run make first (make bench does)" >&2; exit 1; }
-    done
-    PP_CFLAGS=$("$cli" config --cflags)
-    PP_LIBS=$("$cli" config --libs)
+    bench_pathprof_flags
 fi
 PP_LIBS=${PP_LIBS:-}
 
 src=$(bench/fetch-bzip2.sh "$B")
 # The library and the command-line tool: what Debian's Makefile builds into bzip2.
-files="blocksort huffman crctable randtable compress decompress bzlib bzip2"
-base_flags="-O2 -D_FILE_OFFSET_BITS=64 -w"
+files=$BZIP2_FILES
+base_flags=$BZIP2_FLAGS
 
 # pathprof-hash: the same counting mode with a low hash threshold (4096, the
 # plugin's first default), so that BZ2_decompress (about 10^5 paths) and a few
@@ -63,15 +60,7 @@ export PATHPROF_QUIET=1
 echo "bench: building bzip2 from $src in $(echo $configs | wc -w) configurations" >&2
 for c in $configs; do
     d=$B/$c
-    rm -rf "$d"; mkdir -p "$d"
-    objs=
-    for f in $files; do
-        # shellcheck disable=SC2046
-        gcc $base_flags $(cflags_of $c) -c "$src/$f.c" -o "$d/$f.o"
-        objs="$objs $d/$f.o"
-    done
-    # shellcheck disable=SC2046,SC2086
-    gcc -O2 $objs -o "$d/bzip2" $(libs_of $c)
+    build_bzip2 "$src" "$d" "$c"
 done
 
 echo "bench: generating the inputs ($size and $small bytes)" >&2

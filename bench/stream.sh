@@ -31,17 +31,11 @@ done
 B=$root/build/bench
 S=$B/stream
 mkdir -p "$S"
-cli=$root/build/bin/pathprof
-for f in build/lib/pathprof.so build/lib/libpathprof.so "$cli"; do
-    [ -e "$f" ] || { echo "bench: $f is missing: run make first (make bench does)" >&2; exit 1; }
-done
-PP_CFLAGS=$("$cli" config --cflags)
-PP_LIBS=$("$cli" config --libs)
+. bench/common.sh
+bench_pathprof_flags
 stats_pl=$root/bench/pp-stream-stats.pl
 
 src=$(bench/fetch-bzip2.sh "$B")
-files="blocksort huffman crctable randtable compress decompress bzlib bzip2"
-base_flags="-O2 -D_FILE_OFFSET_BITS=64 -w"
 configs="native fprofile-generate count stream"
 cflags_of() {
     case $1 in
@@ -63,15 +57,7 @@ export PATHPROF_QUIET=1 PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block
 echo "bench/stream: building bzip2 and mt-logstat in $(echo $configs | wc -w) configurations" >&2
 for c in $configs; do
     d=$S/$c
-    rm -rf "$d"; mkdir -p "$d"
-    objs=
-    for f in $files; do
-        # shellcheck disable=SC2046
-        gcc $base_flags $(cflags_of $c) -c "$src/$f.c" -o "$d/$f.o"
-        objs="$objs $d/$f.o"
-    done
-    # shellcheck disable=SC2046,SC2086
-    gcc -O2 $objs -o "$d/bzip2" $(libs_of $c)
+    build_bzip2 "$src" "$d" "$c"
     # shellcheck disable=SC2046
     gcc -O2 -std=c11 -D_GNU_SOURCE -pthread $(cflags_of $c) -c bench/mt-logstat.c -o "$d/mt-logstat.o"
     # shellcheck disable=SC2046
@@ -181,7 +167,7 @@ probe_listing=$(awk '/<mainGtU>:$/ { on = 1 } on && /^$/ { on = 0 } on' "$S/bloc
 
 {
     echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r), $(gcc --version | head -n 1); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 $(basename "$src") ($base_flags), input $(stat -c %s "$in") bytes from bench/gen-input.c; mt-logstat $mt_args (lines, passes, worker threads); stream: PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block, other PATHPROF_* at their defaults; $runs interleaved rounds"
+    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 $(basename "$src") ($BZIP2_FLAGS), input $(stat -c %s "$in") bytes from bench/gen-input.c; mt-logstat $mt_args (lines, passes, worker threads); stream: PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block, other PATHPROF_* at their defaults; $runs interleaved rounds"
     echo
     echo "Wall time (s), $runs runs; CPU = user + system of the whole process (analyzer thread included):"
     echo
