@@ -48,15 +48,23 @@ static inline void ksf_star(struct ksf_state *s)
 
 uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r);
 
-/* Fig. 6 lines 6-31 for the BL path ID R of the activation whose state is S. */
-static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t r)
+/* Fig. 6 lines 6-31 for the BL path ID R of the activation whose state is
+ * S, adding WEIGHT to the counted node.  WEIGHT 0 replays an item that an
+ * earlier forest already counted: a stream resumed in a fresh forest (a
+ * chunk handed to another worker, a new pruning epoch) is seeded with each
+ * open activation's last k - 1 IDs this way, so that the n-grams ending in
+ * the new part and starting before it are counted once, and only there. */
+static inline void ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s, uint64_t r,
+                                     uint64_t weight)
 {
     struct ksf_forest *f = &b->f;
-    b->events++;
+    b->events += weight != 0;
     if (b->k == 1) {
+        if (weight == 0)
+            return; /* k = 1 has no sequence state to rebuild */
         uint32_t root = ksf_find_root(b, r);
         if (root)
-            f->n[root].count++;
+            f->n[root].count += weight;
         else
             b->lost++;
         return;
@@ -75,15 +83,28 @@ static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t
     if (__builtin_expect(counted == 0, 0)) {
         /* Out of memory: this ID is lost; restart the activation's
          * sequence so that nothing is attached to a wrong node. */
-        b->lost++;
+        b->lost += weight != 0;
         ksf_star(s);
         return;
     }
-    f->n[counted].count++;
+    f->n[counted].count += weight;
     s->tau = tau;
     s->beta = beta;
     if (++s->n == b->k - 1)
         s->n = 0;
+}
+
+/* One path event of the stream: Fig. 6 as written. */
+static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t r)
+{
+    ksf_item_weighted(b, s, r, 1);
+}
+
+/* Replays R (already counted elsewhere) to rebuild S's place in this
+ * forest; see ksf_item_weighted. */
+static inline void ksf_seed(struct ksf_builder *b, struct ksf_state *s, uint64_t r)
+{
+    ksf_item_weighted(b, s, r, 0);
 }
 
 #pragma GCC visibility pop
