@@ -36,6 +36,7 @@ static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
+static int parse_prune(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
@@ -59,6 +60,9 @@ static const struct env_var env_vars[] = {
      parse_trace},
     {"PATHPROF_K", "8", "a number of BL paths per k-iteration path from 1 to 64 (ksf)",
      parse_k},
+    {"PATHPROF_PRUNE", "off",
+     "off, or a memory size per analyzer thread from 64K to 1T, like 65536, 512K, 16M or 1G "
+     "(ksf-pruned)", parse_prune},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
 };
@@ -163,6 +167,36 @@ static int parse_k(const char *value, struct pprt_config *cfg)
     if (parse_number(value, 1, 64, &v) != 0)
         return -1;
     cfg->k = (uint32_t)v;
+    return 0;
+}
+
+/* ksf-pruned's memory budget per analyzer thread (docs/pruning.md): a
+ * size, because memory is what runs out; the error bound follows from it
+ * and is reported.  Below 64 KiB the summaries would hold almost nothing. */
+static int parse_prune(const char *value, struct pprt_config *cfg)
+{
+    if (strcmp(value, "off") == 0) {
+        cfg->prune_bytes = 0;
+        return 0;
+    }
+    char num[32];
+    size_t len = strlen(value);
+    uint64_t unit = 1, v;
+    if (len == 0 || len >= sizeof num)
+        return -1;
+    memcpy(num, value, len + 1);
+    switch (num[len - 1]) {
+    case 'K': unit = 1ull << 10; break;
+    case 'M': unit = 1ull << 20; break;
+    case 'G': unit = 1ull << 30; break;
+    case 'T': unit = 1ull << 40; break;
+    default: break;
+    }
+    if (unit != 1)
+        num[len - 1] = '\0';
+    if (parse_number(num, 1, (1ull << 40) / unit, &v) != 0 || v * unit < (64ull << 10))
+        return -1;
+    cfg->prune_bytes = v * unit;
     return 0;
 }
 
