@@ -147,3 +147,50 @@ void ksf_each_root(const struct ksf_forest *f, void (*fn)(uint32_t root, void *c
         if (f->slot[i].node != 0)
             fn(f->slot[i].node, ctx);
 }
+
+size_t ksf_forest_bytes(const struct ksf_forest *f)
+{
+    return (size_t)f->cap * sizeof *f->n + (size_t)f->nslots * sizeof *f->slot;
+}
+
+int ksf_forest_reserve(struct ksf_forest *f, uint32_t nodes, uint32_t roots)
+{
+    while ((uint64_t)f->len + nodes > f->cap) {
+        if (f->cap == 0 || f->cap >= UINT32_MAX / 2)
+            return -1;
+        struct ksf_node *n = realloc(f->n, (size_t)f->cap * 2 * sizeof *n);
+        if (n == NULL)
+            return -1;
+        f->n = n;
+        f->cap *= 2;
+    }
+    while (f->nslots != 0 && 2 * ((uint64_t)f->nroots + roots) > f->nslots)
+        if (grow_slots(f) != 0)
+            return -1;
+    return 0;
+}
+
+void ksf_forest_clear(struct ksf_forest *f)
+{
+    f->len = 1;
+    f->nroots = 0;
+    memset(f->slot, 0, (size_t)f->nslots * sizeof *f->slot);
+}
+
+int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots)
+{
+    if (f->len != 1 || f->nroots != 0 || cap < 2 || nslots == 0 || (nslots & (nslots - 1)))
+        return -1;
+    struct ksf_node *n = realloc(f->n, (size_t)cap * sizeof *n);
+    if (n == NULL)
+        return -1;
+    f->n = n;
+    f->cap = cap;
+    struct ksf_slot *s = calloc(nslots, sizeof *s);
+    if (s == NULL)
+        return -1;
+    free(f->slot);
+    f->slot = s;
+    f->nslots = nslots;
+    return 0;
+}

@@ -65,6 +65,18 @@ static inline uint32_t ksf_child(struct ksf_forest *f, uint32_t parent, uint64_t
     return ksf_child_slow(f, parent, label);
 }
 
+/* For a forest held within a memory budget (ksf-prune.c): the bytes its
+ * arrays hold; growing them ahead (doubling) so that NODES more nodes and
+ * ROOTS more roots need no allocation; emptying it while keeping the
+ * arrays (a new epoch reuses them); and giving an empty forest arrays of
+ * exactly CAP nodes and NSLOTS root slots (a power of two), to shrink it.
+ * reserve and resize return 0, or -1 when out of memory (the forest is
+ * unchanged). */
+size_t ksf_forest_bytes(const struct ksf_forest *f);
+int ksf_forest_reserve(struct ksf_forest *f, uint32_t nodes, uint32_t roots);
+void ksf_forest_clear(struct ksf_forest *f);
+int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots);
+
 /* Calls FN(node, ctx) for every root, in table order. */
 void ksf_each_root(const struct ksf_forest *f, void (*fn)(uint32_t root, void *ctx), void *ctx);
 

@@ -11,21 +11,11 @@
 
 #include "analyzer-services.h"
 #include "ksf-ipf.h"
+#include "ksf-labels.h"
 #include "message.h"
 #include "meta.h"
 
 #include <stdlib.h>
-
-struct fn_range {
-    uint64_t start, n; /* global indices [start, start + n) */
-    uint64_t canon;    /* the same function's first index in its section's TU */
-    uint32_t sec, func;
-};
-
-struct fn_table {
-    struct fn_range *v;
-    size_t n;
-};
 
 static int by_start(const void *x, const void *y)
 {
@@ -33,8 +23,7 @@ static int by_start(const void *x, const void *y)
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* Every function of every TU whose section is written, by start index. */
-static int fn_table_build(struct fn_table *t)
+int fn_table_build(struct fn_table *t)
 {
     uint64_t ntus = pp_tu_count();
     uint32_t *sec = calloc(ntus ? ntus : 1, sizeof *sec);
@@ -80,7 +69,7 @@ static int fn_table_build(struct fn_table *t)
     return 0;
 }
 
-static const struct fn_range *fn_find(const struct fn_table *t, uint64_t g)
+const struct fn_range *fn_find(const struct fn_table *t, uint64_t g)
 {
     size_t lo = 0, hi = t->n;
     while (lo < hi) { /* last range with start <= g */
@@ -95,7 +84,7 @@ static const struct fn_range *fn_find(const struct fn_table *t, uint64_t g)
     return &t->v[lo - 1];
 }
 
-static uint64_t canonical(void *ctx, uint64_t g)
+uint64_t fn_canonical(void *ctx, uint64_t g)
 {
     const struct fn_range *r = fn_find(ctx, g);
     return r ? r->canon + (g - r->start) : UINT64_MAX;
@@ -179,7 +168,7 @@ void ksf_write_section(uint32_t k, const struct ksf_forest *ipf, const struct ks
     struct ksf_forest fin;
     uint64_t dropped = 0;
     if (fn_table_build(&t) != 0 || ksf_forest_init(&fin) != 0 ||
-        ksf_ipf_merge_mapped(&fin, ipf, canonical, &t, &dropped) != 0 || ipf->failed) {
+        ksf_ipf_merge_mapped(&fin, ipf, fn_canonical, &t, &dropped) != 0 || ipf->failed) {
         pprt_error("ksf: out of memory writing the k-iteration path forest");
         out->failed = 1;
         free(t.v);
