@@ -1,0 +1,111 @@
+# shellcheck shell=bash disable=SC2034 # sets variables for perfctl and the program files
+# perfctl/lib.sh - what perfctl's driver and its program files share:
+# the builds, the configurations, and compiling a list of C files.
+# Sourced by perfctl/perfctl from the repository root.
+
+# --- builds ---------------------------------------------------------------
+# A build is how a program is compiled; a configuration is a build plus the
+# environment it runs with. Four builds:
+#   native               gcc -O2
+#   fprofile-generate    GCC's edge profiler (+ value profiling), what PGO runs
+#   count                pathprof counting mode (Ball-Larus, in-thread counters)
+#   stream               pathprof streaming mode: the analyzer is chosen at run time
+BUILDS="native fprofile-generate count stream"
+
+# pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
+pp_setup() {
+    PP_BUILD=${PATHPROF_BUILD:-$PWD/build}
+    PP_CLI=$PP_BUILD/bin/pathprof
+    local f
+    for f in "$PP_BUILD/lib/pathprof.so" "$PP_BUILD/lib/libpathprof.so" "$PP_CLI"; do
+        [ -e "$f" ] || { echo "perfctl: $f is missing: run make first (or set PATHPROF_BUILD to a build directory)" >&2; exit 1; }
+    done
+    PP_CFLAGS=$("$PP_CLI" config --cflags)
+    PP_LIBS=$("$PP_CLI" config --libs)
+}
+
+cflags_of() {
+    case $1 in
+        native) echo "" ;;
+        fprofile-generate) echo "-fprofile-generate" ;;
+        count) echo "$PP_CFLAGS" ;;
+        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream" ;;
+        *) echo "perfctl: unknown build '$1'" >&2; return 1 ;;
+    esac
+}
+libs_of() {
+    case $1 in
+        native) echo "" ;;
+        fprofile-generate) echo "-fprofile-generate" ;;
+        count|stream) echo "$PP_LIBS" ;;
+        *) echo "perfctl: unknown build '$1'" >&2; return 1 ;;
+    esac
+}
+
+# compile_c BUILD OBJDIR FLAGS FILE...: FILE.c -> OBJDIR/FILE.o, two at a
+# time, with the build's flags after FLAGS. Fails if any compile fails.
+compile_c() {
+    local b=$1 d=$2 flags=$3 f pids=() rc=0 p
+    shift 3
+    mkdir -p "$d"
+    for f in "$@"; do
+        # shellcheck disable=SC2046,SC2086
+        gcc $flags $(cflags_of "$b") -c "$f" -o "$d/$(basename "$f" .c).o" &
+        pids+=($!)
+        if [ "${#pids[@]}" -ge 2 ]; then
+            wait "${pids[0]}" || rc=1
+            pids=("${pids[@]:1}")
+        fi
+    done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    return $rc
+}
+
+# --- configurations ---------------------------------------------------------
+# Every configuration perfctl knows by name. `perfctl list` prints them.
+# A later issue adds a configuration here (a build and its environment).
+KS="1 2 3 4 6 8 11 16"
+DEFAULT_CONFIGS="native fprofile-generate count stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned"
+# The memory bound of the ksf-pruned configuration (PATHPROF_PRUNE).
+PERFCTL_PRUNE=${PERFCTL_PRUNE:-16M}
+PERFCTL_PRUNE_K=${PERFCTL_PRUNE_K:-8}
+
+# config_build NAME: the build of configuration NAME ("" when unknown).
+# config_env NAME: its environment, VAR=VALUE words.
+# Defined configurations (--define NAME=BASE:VAR=VAL:...) and sweeps
+# (BASE@VAR=VAL) are resolved through their base.
+declare -A DEF_BASE DEF_ENV
+config_build() {
+    local c=$1
+    case $c in
+        *@*) config_build "${c%%@*}"; return ;;
+    esac
+    if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
+    case $c in
+        native|fprofile-generate|count) echo "$c" ;;
+        stream-blpp|stream-trace|ksf-pruned) echo stream ;;
+        ksf-[0-9]*) echo stream ;;
+        *) echo "" ;;
+    esac
+}
+config_env() {
+    local c=$1
+    case $c in
+        *@*) config_env "${c%%@*}"; echo "PATHPROF_${c#*@}"; return ;;
+    esac
+    if [ -n "${DEF_BASE[$c]:-}" ]; then config_env "${DEF_BASE[$c]}"; echo "${DEF_ENV[$c]}"; return; fi
+    case $c in
+        stream-blpp) echo "PATHPROF_ANALYZER=blpp" ;;
+        stream-trace) echo "PATHPROF_ANALYZER=trace" ;;
+        ksf-pruned) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=$PERFCTL_PRUNE_K PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
+        ksf-[0-9]*) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=${c#ksf-}" ;;
+    esac
+}
+# config_k NAME: the k of a ksf configuration, "" otherwise.
+config_k() {
+    local e
+    e=$(config_env "$1" | tr ' ' '\n')
+    if echo "$e" | grep -qx 'PATHPROF_ANALYZER=ksf'; then
+        echo "$e" | sed -n 's/^PATHPROF_K=//p' | tail -n 1
+    fi
+}
