@@ -73,6 +73,18 @@ static void push(struct pp_act_stack *s, uint64_t func, uint64_t frame,
     step->pushed = true;
 }
 
+size_t pp_act_push_copy(struct pp_act_stack *s, const struct pp_act *a)
+{
+    struct pp_act_step step;
+    uint64_t serial = s->serial;
+    memset(&step, 0, sizeof step);
+    push(s, a->func, a->frame, a->origin, &step);
+    s->serial = serial; /* the copy is no new activation */
+    if (s->lost == 0)
+        s->act[s->depth - 1].serial = a->serial;
+    return pp_act_depth(s);
+}
+
 static void feed_path(struct pp_act_stack *s, uint64_t ev, struct pp_act_step *step)
 {
     step->what = PP_ACT_PATH;

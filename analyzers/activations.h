@@ -120,6 +120,13 @@ void pp_act_free(struct pp_act_stack *s);
 /* Applies one word of the stream; describes what it did in *STEP. */
 void pp_act_feed(struct pp_act_stack *s, uint64_t word, struct pp_act_step *step);
 
+/* Pushes a copy of A (its func, frame, origin, serial) as a new top, or a
+ * lost one when out of memory, as a pushed word would: a stack rebuilt
+ * from a copy of another's top part (the ksf fan-out's checkpoint) then
+ * matches RESUME markers and pops exactly as the original does.  Returns
+ * the new depth. */
+size_t pp_act_push_copy(struct pp_act_stack *s, const struct pp_act *a);
+
 /* Activations on the stack, the lost ones included. */
 static inline size_t pp_act_depth(const struct pp_act_stack *s)
 {
