@@ -32,10 +32,23 @@ static int parse_chunks(const char *value, struct pprt_config *cfg);
 static int parse_analyzers(const char *value, struct pprt_config *cfg);
 static int parse_analyzer(const char *value, struct pprt_config *cfg);
 static int parse_cpus(const char *value, struct pprt_config *cfg);
+/* Workers share a producer's stream when one analyzer thread cannot keep
+ * up (docs/kiterations.md); 16 is far beyond any machine's spare cores per
+ * analyzer thread. */
+static int parse_ksf_workers(const char *value, struct pprt_config *cfg)
+{
+    uint64_t v;
+    if (parse_number(value, 0, 16, &v) != 0)
+        return -1;
+    cfg->ksf_workers = (uint32_t)v;
+    return 0;
+}
+
 static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
+static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
 static int parse_prune(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
@@ -60,6 +73,9 @@ static const struct env_var env_vars[] = {
      parse_trace},
     {"PATHPROF_K", "8", "a number of BL paths per k-iteration path from 1 to 64 (ksf)",
      parse_k},
+    {"PATHPROF_KSF_WORKERS", "0",
+     "a number of k-SF worker threads per ksf analyzer thread from 0 (none) to 16",
+     parse_ksf_workers},
     {"PATHPROF_PRUNE", "off",
      "off, or a memory size per analyzer thread from 64K to 1T, like 65536, 512K, 16M or 1G "
      "(ksf-pruned)", parse_prune},
