@@ -32,18 +32,6 @@ static int parse_chunks(const char *value, struct pprt_config *cfg);
 static int parse_analyzers(const char *value, struct pprt_config *cfg);
 static int parse_analyzer(const char *value, struct pprt_config *cfg);
 static int parse_cpus(const char *value, struct pprt_config *cfg);
-/* Workers share a producer's stream when one analyzer thread cannot keep
- * up (docs/kiterations.md); 16 is far beyond any machine's spare cores per
- * analyzer thread. */
-static int parse_ksf_workers(const char *value, struct pprt_config *cfg)
-{
-    uint64_t v;
-    if (parse_number(value, 0, 16, &v) != 0)
-        return -1;
-    cfg->ksf_workers = (uint32_t)v;
-    return 0;
-}
-
 static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
@@ -213,6 +201,18 @@ static int parse_prune(const char *value, struct pprt_config *cfg)
     if (parse_number(num, 1, (1ull << 40) / unit, &v) != 0 || v * unit < (64ull << 10))
         return -1;
     cfg->prune_bytes = v * unit;
+    return 0;
+}
+
+/* Workers share a producer's stream when one analyzer thread cannot keep
+ * up (docs/kiterations.md); 16 is far beyond any machine's spare cores per
+ * analyzer thread. */
+static int parse_ksf_workers(const char *value, struct pprt_config *cfg)
+{
+    uint64_t v;
+    if (parse_number(value, 0, 16, &v) != 0)
+        return -1;
+    cfg->ksf_workers = (uint32_t)v;
     return 0;
 }
 
