@@ -41,8 +41,7 @@ static int meta_cmp(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* MAP[off[t] + f] = index in p->funcs of function f of TU t. */
-static bool map_functions(const struct pp_profile *p, size_t *map, struct pp_error *err)
+bool kipf_map_functions(const struct pp_profile *p, size_t *map, struct pp_error *err)
 {
     struct by_meta *kept = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *kept);
     size_t t, i, g = 0;
@@ -186,7 +185,7 @@ bool kipf_merge(const struct pp_profile *p, struct pp_kipf *k, const struct kipf
     m.map = map;
     m.off = off;
     k->nnodes = 0;
-    ok = map_functions(p, map, err);
+    ok = kipf_map_functions(p, map, err);
     for (r = first_root; ok && r != KIPF_NONE; r = raw[r].next)
         m.list[m.top++] = r;
     if (ok)

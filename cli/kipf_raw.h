@@ -19,4 +19,10 @@ struct kipf_raw {
 bool kipf_merge(const struct pp_profile *p, struct pp_kipf *k, const struct kipf_raw *raw,
                 size_t nraw, size_t first_root, struct pp_error *err);
 
+/* MAP[g] = index in p->funcs of the g-th function of the file, counting
+ * TU by TU (function f of TU t is g = f + the functions of TUs before t):
+ * absorbed copies map to the function they were merged into.  MAP has
+ * room for every function of every TU. */
+bool kipf_map_functions(const struct pp_profile *p, size_t *map, struct pp_error *err);
+
 #endif

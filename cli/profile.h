@@ -60,6 +60,7 @@ struct pp_profile {
     struct pp_func *funcs;
 
     struct pp_kipf *kipf;              /* the KIPF section (kipf.h), NULL when none */
+    struct pp_kprune *kprune;          /* the KPRUNE section (kprune.h), NULL when none */
 };
 
 /* Reads and validates PATH. On failure err holds one line (without the

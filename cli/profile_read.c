@@ -16,6 +16,7 @@
 #include "bytes.h"
 #include "file_bytes.h"
 #include "kipf.h"
+#include "kprune.h"
 #include "path.h"
 #include "pathprof-abi.h"
 
@@ -176,6 +177,7 @@ static const char *section_name(uint32_t tag)
     case PATHPROF_SECTION_TU: return "TU";
     case PATHPROF_SECTION_STREAM: return "STREAM";
     case PATHPROF_SECTION_KIPF: return "KIPF";
+    case PATHPROF_SECTION_KPRUNE: return "KPRUNE";
     default: return "unknown";
     }
 }
@@ -306,7 +308,8 @@ struct kipf_at {
 };
 
 static bool read_sections(const unsigned char *data, uint64_t payload_len, uint32_t nsections,
-                          struct pp_profile *p, struct kipf_at *kipf, struct pp_error *err)
+                          struct pp_profile *p, struct kipf_at *kipf, struct kipf_at *kprune,
+                          struct pp_error *err)
 {
     struct pp_cursor payload =
         pp_cursor_at(data, PATHPROF_FILE_HEADER_SIZE + (size_t)payload_len,
@@ -347,6 +350,12 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
             *kipf = (struct kipf_at){ body, (size_t)length, at, i + 1 };
             c.pos = c.len;
             break;
+        case PATHPROF_SECTION_KPRUNE: /* read last too, for the same reason */
+            if (kprune->body)
+                ok = pp_fail(err, "a second KPRUNE section");
+            *kprune = (struct kipf_at){ body, (size_t)length, at, i + 1 };
+            c.pos = c.len;
+            break;
         default: /* unknown sections are skipped (format.md) */
             c.pos = c.len;
             break;
@@ -369,16 +378,20 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
     size_t len;
     uint32_t nsections = 0;
     uint64_t payload_len = 0;
-    struct kipf_at kipf = { NULL, 0, 0, 0 };
+    struct kipf_at kipf = { NULL, 0, 0, 0 }, kprune = { NULL, 0, 0, 0 };
     bool ok;
 
     memset(p, 0, sizeof *p);
     if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
         return pp_fail(err, "%s", strerror(errno));
     ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
-         read_sections(data, payload_len, nsections, p, &kipf, err) && func_merge_copies(p, err);
+         read_sections(data, payload_len, nsections, p, &kipf, &kprune, err) &&
+         func_merge_copies(p, err);
     if (ok && kipf.body && !kipf_read(kipf.body, kipf.len, p, err))
         ok = pp_context(err, "section %" PRIu32 " (KIPF, at byte %zu)", kipf.index, kipf.at);
+    if (ok && kprune.body && !kprune_read(kprune.body, kprune.len, p, err))
+        ok = pp_context(err, "section %" PRIu32 " (KPRUNE, at byte %zu)", kprune.index,
+                        kprune.at);
     free(data);
     if (ok && !p->has_program) {
         p->program = strdup("");
@@ -405,6 +418,7 @@ void profile_free(struct pp_profile *p)
     free(p->cmdline);
     free(p->stream.analyzers);
     kipf_free(p->kipf);
+    kprune_free(p->kprune);
     memset(p, 0, sizeof *p);
 }
 

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "func_find.h"
 #include "kipf_report.h"
+#include "kprune_report.h"
 #include "path.h"
 #include "pathprof-abi.h"
 #include "path_text.h"
@@ -247,7 +248,7 @@ static void report_usage(FILE *out)
 {
     fputs("Usage: pathprof report FILE [--top N] [--function NAME]... [--json]\n"
           "       pathprof report --k FILE [--min-count N] [--min-length L] [--top N]\n"
-          "                       [--function NAME]... [--json]\n"
+          "                       [--function NAME]... [--json] [--pruned] [--phi PHI]\n"
           "Ranks the paths of profile FILE by count and by count x length, each\n"
           "shown as the source lines it runs.\n"
           "  --top N          N paths per table (default 10); with --json, the N\n"
@@ -259,7 +260,11 @@ static void report_usage(FILE *out)
           "                   (PATHPROF_ANALYZER=ksf): sequences of 2 to k BL paths\n"
           "  --min-count N    with --k: only sequences that ran at least N times\n"
           "  --min-length L   with --k: sequences of at least L BL paths (default 2;\n"
-          "                   1 adds the single BL paths)\n",
+          "                   1 adds the single BL paths)\n"
+          "  --pruned         with --k: the KPRUNE section (PATHPROF_ANALYZER=ksf-pruned),\n"
+          "                   bounds on every count; the default when there is no KIPF\n"
+          "  --phi PHI        with a pruned section: only sequences of n BL paths whose\n"
+          "                   upper bound is at least PHI x N_n (0 to 1, default 0)\n",
           out);
 }
 
@@ -286,7 +291,8 @@ int cmd_report(int argc, char **argv)
     size_t nfunctions = 0, i;
     bool json = false, top_given = false, options_done = false, k = false;
     uint64_t top = DEFAULT_TOP, min_count = 1, min_length = 2;
-    bool kopt_given = false;
+    bool kopt_given = false, pruned = false;
+    double phi = 0;
     struct pp_profile prof;
     struct pp_error err;
     bool *selected = NULL;
@@ -307,6 +313,18 @@ int cmd_report(int argc, char **argv)
             json = true;
         } else if (!options_done && strcmp(arg, "--k") == 0) {
             k = true;
+        } else if (!options_done && strcmp(arg, "--pruned") == 0) {
+            k = pruned = true;
+        } else if (!options_done && is_option(arg, "--phi")) {
+            char *end;
+            value = option_value(argc, argv, &a, "--phi");
+            if (value)
+                phi = strtod(value, &end);
+            if (!value || !*value || *end || !(phi >= 0 && phi <= 1)) {
+                free(functions);
+                return usage_error("report: --phi needs a fraction from 0 to 1");
+            }
+            k = pruned = true;
         } else if (!options_done && is_option(arg, "--min-count")) {
             value = option_value(argc, argv, &a, "--min-count");
             if (!value || !parse_u64(value, &min_count)) {
@@ -363,9 +381,16 @@ int cmd_report(int argc, char **argv)
     }
     /* The file is fine, it just lacks what was asked for: like a missing
      * function, status 1. */
-    if (k && !prof.kipf) {
+    if (k && !prof.kipf && prof.kprune)
+        pruned = true; /* the only k-iteration paths the file has */
+    if (k && !pruned && !prof.kipf) {
         error_in_file(file, "no KIPF section: k-iteration paths are recorded in stream mode "
-                            "with PATHPROF_ANALYZER=ksf");
+                            "with PATHPROF_ANALYZER=ksf (or ksf-pruned)");
+        status = EXIT_NOT_FOUND;
+    }
+    if (pruned && !prof.kprune) {
+        error_in_file(file, "no KPRUNE section: pruned k-iteration paths are recorded in "
+                            "stream mode with PATHPROF_ANALYZER=ksf-pruned");
         status = EXIT_NOT_FOUND;
     }
     if (nfunctions && status == 0) {
@@ -392,7 +417,10 @@ int cmd_report(int argc, char **argv)
     }
     if (status == 0) {
         struct kipf_options ko = { selected, top, min_count, (uint32_t)min_length };
-        bool ok = k ? (json ? kipf_report_json(stdout, &prof, &ko, &err)
+        struct kprune_options po = { selected, top, min_count, (uint32_t)min_length, phi };
+        bool ok = pruned ? (json ? kprune_report_json(stdout, &prof, &po, &err)
+                                 : kprune_report_text(stdout, &prof, &po, &err))
+                : k ? (json ? kipf_report_json(stdout, &prof, &ko, &err)
                             : kipf_report_text(stdout, &prof, &ko, &err))
                     : json ? report_json(stdout, &prof, selected, top, &err)
                            : report_text(stdout, &prof, selected, top, &err);
