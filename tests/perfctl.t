@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# perfctl.t - issue 6: perfctl measures configurations, checks outputs, and
+# falls back to software events plus cachegrind when the machine does not
+# count hardware events.
+#
+# One small program (tests/perfctl/tiny.c, via the program file
+# tests/perfctl/programs/tiny.sh) in two configurations (native, count),
+# 2 runs each, with PERFCTL_FORCE_NO_HW=1 so that the fallback is taken on
+# any machine; plus two configurations that must be reported broken: one
+# whose output differs from native's (--define broken=count:TINY_BREAK=1)
+# and one whose runtime rejects a setting (--sweep PATHPROF_CHUNK=3, not a
+# power of two). Checked: every row and column of the Markdown and CSV
+# tables, ratios recomputed from the CSV, "n/c" and never a number for the
+# hardware events, the fallback said in the results, cachegrind figures
+# (skipped only when valgrind is not installed: make check installs it),
+# broken configurations reported as broken with the reason; and the counter
+# runner (perfctl/counters.c) alone: exit status, timeout, probe vs runs.
+. "$(dirname "$0")/lib/tap.sh"
+pp_require_build
+ROOT=$TAP_ROOT
+PERFCTL=$ROOT/perfctl/perfctl
+OUT=$T/out
+
+export PATHPROF_BUILD=$PP_BUILD
+PERFCTL_FORCE_NO_HW=1 "$PERFCTL" run --programs tiny --programs-dir "$ROOT/tests/perfctl/programs" \
+    --configs count --define broken=count:TINY_BREAK=1 --sweep PATHPROF_CHUNK=3 \
+    --runs 2 --out "$OUT" --no-plot >"$T/run.log" 2>&1
+rc=$?
+is "$rc" 0 "perfctl run exits 0 (broken configurations are reported, not fatal)" || diag "$(tail -n 20 "$T/run.log")"
+
+md=$OUT/tiny.md csv=$OUT/tiny.csv res=$OUT/results.md
+ok "tiny.md, tiny.csv and results.md are written" test -s "$md" -a -s "$csv" -a -s "$res"
+
+# --- the Markdown table: one row per configuration, every column ---
+hdr=$(grep -m1 '^| configuration | status | runs | median s' "$md")
+ncol=$(echo "$hdr" | awk -F'|' '{ print NF - 2 }')
+is "$ncol" 17 "the time/counter table has 17 columns"
+for c in native count broken stream-blpp@CHUNK=3; do
+    row=$(awk -v c="$c" -F'|' '$2 == " " c " " { print; exit }' "$md")
+    is "$(echo "$row" | awk -F'|' '{ print NF - 2 }')" "$ncol" "row $c has every column"
+done
+for c in native count; do
+    row=$(awk -v c="$c" -F'|' '$2 == " " c " " { print; exit }' "$md")
+    like "$row" "^\\| $c \\| ok \\| 2 \\| [0-9]+\\.[0-9]{3} \\| [0-9]+\\.[0-9]{3} \\| [0-9]+\\.[0-9]{3} \\| [0-9]+\\.[0-9]{2} \\| [0-9]+\\.[0-9]{2} \\| [0-9]+\\.[0-9]{3} \\| [0-9]+ \\| [0-9]+ \\| n/c \\| n/c \\| n/c \\| n/c \\| n/c \\| n/c \\|$" \
+        "$c: ok, 2 runs, median/min/max, x native, x count, task-clock, switches, migrations; hardware columns n/c"
+done
+
+# --- broken configurations ---
+like "$(grep '^| broken |' "$md")" '\*\*BROKEN: output differs from native' "a configuration whose output differs is reported BROKEN"
+like "$(grep '^| stream-blpp@CHUNK=3 |' "$md")" '\*\*BROKEN: the runtime said: pathprof: warning: PATHPROF_CHUNK' \
+    "a configuration whose runtime rejects a setting is reported BROKEN, naming the variable"
+like "$(cat "$T/run.log")" 'broken is BROKEN' "the run says so as it happens"
+
+# --- the CSV: header, a row per configuration, same field count, ratios ---
+nh=$(head -n 1 "$csv" | awk -F, '{ print NF }')
+is "$(wc -l <"$csv")" 5 "CSV: header + 4 configurations"
+for col in time_median_s time_min_s time_max_s x_native x_count task-clock context-switches cpu-migrations cycles instructions l1d-misses llc-misses branch-misses cg_Ir cg_D1_miss_pct cg_LL_miss_pct profile_bytes; do
+    head -n 1 "$csv" | tr ',' '\n' | grep -qx -- "$col" || fail "CSV column $col is missing"
+done
+pass "CSV has the time, counter, cachegrind and profile columns"
+bad=$(perl -e 'while (<>) { my $n = () = /,(?=(?:[^"]*"[^"]*")*[^"]*$)/g; print "line $.: ", $n + 1, "\n" if $n + 1 != '"$nh"' }' "$csv")
+is "$bad" "" "every CSV row has $nh fields"
+col() { head -n 1 "$csv" | tr ',' '\n' | grep -nx -- "$1" | cut -d: -f1; }
+get() { awk -F, -v c="$1" -v k="$(col "$2")" '$3 == c { print $k }' "$csv"; }
+nm=$(get native time_median_s) cm=$(get count time_median_s)
+is "$(get count x_native)" "$(awk -v a="$cm" -v b="$nm" 'BEGIN { printf "%.2f", a / b }')" "count's x native is its median over native's"
+is "$(get native x_count)" "$(awk -v a="$nm" -v b="$cm" 'BEGIN { printf "%.2f", a / b }')" "native's x count is its median over count's"
+is "$(get count runs)" 2 "count ran 2 times"
+like "$(get count profile_bytes)" '^[1-9][0-9]*$' "the count profile's size is reported"
+like "$(get count paths_executed)" '^[1-9][0-9]*$' "the count profile's paths are reported"
+
+# --- the fallback ---
+like "$(cat "$res")" 'Hardware events are missing: fallback to software events' "results.md says the hardware events are missing and which fallback is taken"
+like "$(cat "$res")" 'cycles \(hardware events disabled by PERFCTL_FORCE_NO_HW=1\)' "results.md says why each one is missing"
+for e in cycles instructions l1d-misses llc-misses branch-misses; do
+    v=$(get count "$e")
+    is "$v" n/c "CSV: $e of count is n/c, not a number"
+done
+if command -v valgrind >/dev/null; then
+    like "$(cat "$md")" 'Cachegrind \(valgrind --tool=cachegrind' "the cachegrind table is there"
+    for c in native count; do
+        like "$(get "$c" cg_Ir)" '^[1-9][0-9]*$' "$c: cachegrind instruction count"
+        like "$(get "$c" cg_D1_miss_pct)" '^[0-9]+(\.[0-9]+)?$' "$c: simulated D1 miss rate"
+    done
+    ni=$(get native cg_Ir) ci=$(get count cg_Ir)
+    ok "counting mode executes more instructions than native ($ci > $ni)" test "$ci" -gt "$ni"
+else
+    skip "valgrind is not installed (make check installs it)" 6
+fi
+
+# --- the counter runner alone ---
+C=$OUT/bin/perfctl-counters
+PERFCTL_FORCE_NO_HW=1 "$C" -o "$T/c1" -- sh -c 'exit 3'
+is "$?" 3 "counters: the command's exit status is passed through"
+is "$(grep '^status' "$T/c1")" "status exit 3" "counters: the status is recorded"
+like "$(grep '^event task-clock' "$T/c1")" '^event task-clock [0-9]+' "counters: task-clock counted"
+is "$(grep -c '^event \(cycles\|instructions\|l1d-misses\|llc-misses\|branch-misses\) n/c hardware events disabled by PERFCTL_FORCE_NO_HW=1$' "$T/c1")" 5 \
+    "counters: PERFCTL_FORCE_NO_HW=1 marks the 5 hardware events n/c"
+"$C" -o "$T/c2" -t 1 -- sleep 5
+is "$?" 124 "counters: -t kills a command that takes too long (status 124)"
+is "$(grep '^status' "$T/c2")" "status timeout 1" "counters: the timeout is recorded"
+# Without forcing: an event the probe counts has a number in a run, one it
+# does not count is n/c; never a zero for a hardware event.
+"$C" --probe >"$T/probe"
+"$C" -o "$T/c3" -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+bad=''
+while read -r e yes _; do
+    line=$(grep "^event $e " "$T/c3")
+    if [ "$yes" = yes ]; then
+        echo "$line" | grep -Eq "^event $e [0-9]+" || bad="$bad $e(probe yes, run: $line)"
+    else
+        echo "$line" | grep -q "^event $e n/c" || bad="$bad $e(probe no, run: $line)"
+    fi
+    case $e in cycles|instructions|l1d-misses|llc-misses|branch-misses)
+        echo "$line" | grep -q "^event $e 0\\( \\|$\\)" && bad="$bad $e(zero)" ;;
+    esac
+done <"$T/probe"
+is "$bad" "" "counters: the probe and a run agree on what is counted ($(grep -c ' yes' "$T/probe") of $(wc -l <"$T/probe") events here)"
+
+done_testing
