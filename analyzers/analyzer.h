@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bytebuf.h"
 
@@ -46,6 +47,19 @@ struct pp_analyzer {
      * docs/format.md) to OUT; *NSECTIONS is incremented per section. */
     void (*write)(void *a, struct pprt_buf *out, uint32_t *nsections);
     void (*close)(void *a);
+
+    /* Optional (NULL: nothing to do), for an analyzer that runs threads of
+     * its own (the ksf workers of PATHPROF_KSF_WORKERS).  QUIESCE: fork is
+     * coming, called by the instance's analyzer thread between chunks:
+     * return when all work handed to those threads is done, so the child
+     * inherits it complete and no lock held.  AFTER_FORK_CHILD: in the
+     * child, for every instance, before the analyzer threads restart: the
+     * threads are gone; start new ones or work without.  THREADS: the
+     * kernel ids of those threads (at most MAX), how many: the runtime's
+     * "only runtime threads are left" test must not count them. */
+    void (*quiesce)(void *a);
+    void (*after_fork_child)(void *a);
+    uint32_t (*threads)(void *a, pid_t *tids, uint32_t max);
 };
 
 /* The analyzers built in, NULL-terminated (analyzers/registry.c). */

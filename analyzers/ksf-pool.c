@@ -56,9 +56,6 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct ksf_pool *p = w->pool;
-    char name[16];
-    snprintf(name, sizeof name, "pathprof-w%u", w->index);
-    pthread_setname_np(pthread_self(), name);
     __atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
     pthread_mutex_lock(&p->lock);
     for (;;) {
@@ -105,6 +102,12 @@ static int start_on(struct worker *w, int cpu)
     int err = pthread_create(&w->thread, &attr, worker_main, w);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
+    if (err == 0) {
+        /* Named by its creator: the name is there as soon as it runs. */
+        char name[16];
+        snprintf(name, sizeof name, "pathprof-w%u", w->index);
+        pthread_setname_np(w->thread, name);
+    }
     return err;
 }
 

@@ -161,9 +161,14 @@ static int pass(struct pprt_analyzer *an, int *open)
 
 /* fork is in progress in another thread: wait between chunks, outside
  * liburcu's registry (the child gets new threads; see stream-control.c). */
-static void park(void)
+static void park(struct pprt_analyzer *an)
 {
     struct pprt_stream *s = &pprt_stream;
+    /* Work this analyzer handed to threads of an analyzer's own must be
+     * done before fork: the child would inherit it half done. */
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        if (kind(k)->quiesce)
+            kind(k)->quiesce(an->inst[k]);
     pprt_rcu_unregister();
     pthread_mutex_lock(&s->park_lock);
     s->nparked++;
@@ -181,11 +186,19 @@ static void park(void)
 static void exit_if_last(void)
 {
     struct pprt_stream *s = &pprt_stream;
-    pid_t tids[PPRT_MAX_ANALYZER_THREADS];
+    /* The analyzer threads, then the threads analyzers run themselves
+     * (16 at most per instance: PATHPROF_KSF_WORKERS). */
+    enum { MAX = PPRT_MAX_ANALYZER_THREADS * (1 + 16 * PPRT_MAX_ANALYZERS) };
+    static pid_t tids[MAX]; /* only analyzer 0 comes here */
+    uint32_t n = 0;
     for (uint32_t i = 0; i < s->nthreads; i++)
-        tids[i] = __atomic_load_n(&s->an[i].tid, __ATOMIC_ACQUIRE);
+        tids[n++] = __atomic_load_n(&s->an[i].tid, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < s->nthreads; i++)
+        for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+            if (kind(k)->threads)
+                n += kind(k)->threads(s->an[i].inst[k], tids + n, MAX - n);
     if (!__atomic_load_n(&s->stopping, __ATOMIC_RELAXED) &&
-        pprt_only_runtime_threads_left(tids, s->nthreads))
+        pprt_only_runtime_threads_left(tids, n))
         exit(0);
 }
 
@@ -196,7 +209,7 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
     uint64_t last_check = now_ns();
     for (;;) {
         if (__atomic_load_n(&s->park, __ATOMIC_ACQUIRE)) {
-            park();
+            park(an);
             continue;
         }
         int stop = __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);

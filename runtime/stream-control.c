@@ -361,6 +361,12 @@ void pprt_stream_after_fork_child(void)
             }
             pp_channel_unlock(ch);
         }
+        /* The threads analyzers run themselves are gone too (they were
+         * quiesced when their analyzer parked). */
+        for (uint32_t i = 0; i < s->nthreads; i++)
+            for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+                if (kind(k)->after_fork_child)
+                    kind(k)->after_fork_child(s->an[i].inst[k]);
         for (uint32_t i = 0; i < s->nthreads; i++) {
             s->an[i].running = 0;
             if (pprt_analyzer_start(&s->an[i]) != 0) {

@@ -12,6 +12,10 @@
 #       counts, level 1 = the Ball-Larus counts (= the whole forest for k=1)
 #   oracle.pl contain PROFILE_K PROFILE_K1   property 2: every path of the
 #       first k-IPF is in the second with the same count
+#   oracle.pl same PROFILE_A PROFILE_B   the two KIPF sections have the
+#       same k, events, threads, nodes, leaves and paths with the same
+#       counts (the statistics of the k-SFs may differ: PATHPROF_KSF_WORKERS
+#       splits a stream among several k-SFs)
 # Prints "ok" lines summarising, or problems (at most 20), exit 1 on any.
 use strict;
 use warnings;
@@ -270,9 +274,25 @@ sub contain {
     return "k=$a->{k} in k=$b->{k}: $n paths";
 }
 
+sub same {
+    my ($fa, $fb) = @_;
+    my ($a, $b) = (read_profile($fa)->{kipf}, read_profile($fb)->{kipf});
+    for my $f (qw(k events threads kipf_nodes leaves leaf_depth_sum nroots)) {
+        problem("$f: $a->{$f} and $b->{$f}") if $a->{$f} != $b->{$f};
+    }
+    my $n = 0;
+    for my $s (sort keys %{ { %{ $a->{paths} }, %{ $b->{paths} } } }) {
+        my ($x, $y) = ($a->{paths}{$s} // 'none', $b->{paths}{$s} // 'none');
+        if ($x ne $y) { problem("path $s: $x and $y") }
+        else { $n++ }
+    }
+    return "k=$a->{k}: the same $n paths and counts, $a->{events} events";
+}
+
 my $mode = shift @ARGV // '';
 my $msg = $mode eq 'check' ? check(@ARGV) : $mode eq 'contain' ? contain(@ARGV)
-        : die "usage: oracle.pl check PROFILE TRACE | contain PROFILE_K PROFILE_K1\n";
+        : $mode eq 'same' ? same(@ARGV)
+        : die "usage: oracle.pl check PROFILE TRACE | contain PROFILE_K PROFILE_K1 | same PROFILE_A PROFILE_B\n";
 if (@problems) {
     print "$_\n" for @problems;
     exit 1;
