@@ -9,7 +9,8 @@
 #           tables, closures, sorting).
 # Outputs checked against native. From each ksf run's profile: events,
 # k-SF and k-IPF nodes, hash operations, analyzer busy time (path IDs per
-# second per core), loss. Results: build/bench/ksf/results.md.
+# second per core), loss. Then the fan-out of one stream to k-SF workers
+# (bench/ksf-fanout.c). Results: build/bench/ksf/results.md.
 #
 # The k-IPF analyzer is far slower than the program for large k (measured
 # ~18x native at k=8, ~150x at k=16 on bzip2), so the default inputs make
@@ -228,5 +229,17 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
         echo "| $p | count | ${h% *} | ${h#* } (hash-mode functions) | $(awk -v a="${h#* }" -v b="${h% *}" 'BEGIN { printf "%.3f", a / b }') | - | - | - | - | - | - |"
     done
 } | tee "$K/results.md"
+
+# Several k-SF workers on one producer stream (PATHPROF_KSF_WORKERS): the
+# owner pre-pass and W workers in-process on synthetic streams.
+gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime bench/ksf-fanout.c \
+    analyzers/{ksf-forest,ksf-build,ksf-ipf,ksf-stats,ksf-feed,ksf-split,ksf-pool,activations}.c \
+    -o "$K/ksf-fanout"
+{
+    echo
+    echo "One producer stream fanned out to W k-SF workers (PATHPROF_KSF_WORKERS=W; bench/ksf-fanout.c, in-process, 8192-event batches): build rate (M events/s until every job ran), k-IPF conversion + union, total; medians of $runs; $(nproc) CPUs, load average before: $(cut -d' ' -f1-3 /proc/loadavg):"
+    echo
+    "$K/ksf-fanout" "$runs"
+} | tee -a "$K/results.md"
 echo
 echo "bench/ksf: results in $K/results.md"
