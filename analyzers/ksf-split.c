@@ -148,10 +148,18 @@ struct ksf_job *ksf_owner_batch(struct ksf_owner *o, const uint64_t *ev, size_t 
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ev[i];
         size_t depth = pp_act_depth(&o->acts);
-        /* The common event, as in ksf_feed: a path of the top activation. */
+        /* The common events, as in ksf_feed: a run of paths of the top
+         * activation.  Only the run's last k - 1 matter to the window, so
+         * the owner's cost per event is one load and test: it must stay far
+         * below a k-SF step, or workers would gain nothing. */
         if (__builtin_expect((w & special) == 0 && !o->acts.has_half && depth != 0 &&
                                  depth <= o->cap, 1)) {
-            window_push(o, depth, w & PATHPROF_EV_INDEX_MASK);
+            size_t end = i + 1;
+            while (end < n && (ev[end] & special) == 0)
+                end++;
+            for (size_t x = end - i > o->w ? end - o->w : i; x < end; x++)
+                window_push(o, depth, ev[x] & PATHPROF_EV_INDEX_MASK);
+            i = end - 1;
             continue;
         }
         struct pp_act_step step;
