@@ -65,10 +65,13 @@ compile_c() {
 # Every configuration perfctl knows by name. `perfctl list` prints them.
 # A later issue adds a configuration here (a build and its environment).
 KS="1 2 3 4 6 8 11 16"
-DEFAULT_CONFIGS="native fprofile-generate count stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned"
-# The memory bound of the ksf-pruned configuration (PATHPROF_PRUNE).
+DEFAULT_CONFIGS="native fprofile-generate count stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-fanout"
+# ksf-pruned: the ksf-pruned analyzer (bounded memory) at k = PERFCTL_PRUNE_K
+# within PATHPROF_PRUNE = PERFCTL_PRUNE bytes per analyzer thread.
 PERFCTL_PRUNE=${PERFCTL_PRUNE:-16M}
 PERFCTL_PRUNE_K=${PERFCTL_PRUNE_K:-8}
+# ksf-fanout: ksf at k = 8 with PATHPROF_KSF_WORKERS k-SF worker threads.
+PERFCTL_KSF_WORKERS=${PERFCTL_KSF_WORKERS:-1}
 
 # config_build NAME: the build of configuration NAME ("" when unknown).
 # config_env NAME: its environment, VAR=VALUE words.
@@ -83,7 +86,7 @@ config_build() {
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
         native|fprofile-generate|count) echo "$c" ;;
-        stream-blpp|stream-trace|ksf-pruned) echo stream ;;
+        stream-blpp|stream-trace|ksf-pruned|ksf-fanout) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         *) echo "" ;;
     esac
@@ -97,7 +100,8 @@ config_env() {
     case $c in
         stream-blpp) echo "PATHPROF_ANALYZER=blpp" ;;
         stream-trace) echo "PATHPROF_ANALYZER=trace" ;;
-        ksf-pruned) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=$PERFCTL_PRUNE_K PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
+        ksf-pruned) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=$PERFCTL_PRUNE_K PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
+        ksf-fanout) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_KSF_WORKERS=$PERFCTL_KSF_WORKERS" ;;
         ksf-[0-9]*) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=${c#ksf-}" ;;
     esac
 }
@@ -105,7 +109,7 @@ config_env() {
 config_k() {
     local e
     e=$(config_env "$1" | tr ' ' '\n')
-    if echo "$e" | grep -qx 'PATHPROF_ANALYZER=ksf'; then
+    if echo "$e" | grep -qx 'PATHPROF_ANALYZER=ksf\(-pruned\)\{0,1\}'; then
         echo "$e" | sed -n 's/^PATHPROF_K=//p' | tail -n 1
     fi
 }

@@ -48,7 +48,7 @@ my (%fig, @summary);
 my @csv_cols = (qw(program kind configuration build env status runs time_median_s time_min_s time_max_s x_native x_count
                    user_s sys_s maxrss_kb), @sw, @hw,
                 qw(cpi profile_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
-                   hash_ops_per_path_id paths_executed hash_updates
+                   hash_ops_per_path_id prune_budget prune_peak prune_epochs paths_executed hash_updates
                    cg_Ir cg_x_native cg_x_count cg_D1_miss_pct cg_LL_miss_pct cg_branch_mispred_pct
                    cg_program_Ir cg_runtime_Ir cg_analyzer_Ir cg_analyzer_D1_miss_pct cg_analyzer_LL_miss_pct));
 
@@ -106,8 +106,8 @@ for my $p (@programs) {
             $r{blocked_s} = defined $st{blocked_ns} ? $st{blocked_ns} / 1e9 : undef;
             $r{analyzer_busy_s} = defined $st{busy_ns} ? $st{busy_ns} / 1e9 : undef;
             $r{analyzer_threads} = $st{analyzer_threads};
-            $r{$_} = $st{$_} for qw(ksf_nodes kipf_nodes hash_ops paths_executed hash_updates);
-            $r{path_ids} = $st{kipf_events};
+            $r{$_} = $st{$_} for qw(ksf_nodes kipf_nodes hash_ops paths_executed hash_updates prune_budget prune_peak prune_epochs);
+            $r{path_ids} = $st{kipf_events} // $st{prune_events};
             $r{hash_ops_per_path_id} = (defined $st{hash_ops} && $st{kipf_events}) ? sprintf('%.4f', $st{hash_ops} / $st{kipf_events}) : undef;
         }
         if (-f "$d/cg.txt") {
@@ -190,14 +190,15 @@ for my $p (@programs) {
         push @md, '';
     }
     push @md, "Profiles and analyzers (medians over the timed runs): events = words in the stream (path IDs + markers); lost = dropped + late; blocked = producers' wait for a chunk; path IDs / hash ops / nodes from the KIPF section; count mode: paths counted and hash-table updates.", '';
-    push @md, '| configuration | profile bytes | events | lost | blocked s | analyzer busy s | k | path IDs | k-SF nodes | k-IPF nodes | hash ops | hash ops / path ID |';
-    push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+    push @md, '| configuration | profile bytes | events | lost | blocked s | analyzer busy s | k | path IDs | k-SF nodes | k-IPF nodes | hash ops | hash ops / path ID | pruned: budget / peak bytes, epochs |';
+    push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
     for my $c (grep { $row{$_} && $row{$_}{status} eq 'ok' && $row{$_}{build} =~ /^(count|stream)$/ } @configs) {
         my $r = $row{$c};
         my $ev = $r->{build} eq 'count' ? fnum($r->{paths_executed}) . ' paths' : fnum($r->{events});
         my $hops = $r->{build} eq 'count' ? fnum($r->{hash_updates}) . ' (hash-mode functions)' : fnum($r->{hash_ops});
         push @md, '| ' . join(' | ', $c, fnum($r->{profile_bytes}), $ev, fnum($r->{lost}), fnum($r->{blocked_s}, 3), fnum($r->{analyzer_busy_s}, 3),
-            $r->{k}, fnum($r->{path_ids}), fnum($r->{ksf_nodes}), fnum($r->{kipf_nodes}), $hops, $r->{hash_ops_per_path_id} // '-') . ' |';
+            $r->{k}, fnum($r->{path_ids}), fnum($r->{ksf_nodes}), fnum($r->{kipf_nodes}), $hops, $r->{hash_ops_per_path_id} // '-',
+            defined $r->{prune_budget} ? fnum($r->{prune_budget}) . ' / ' . fnum($r->{prune_peak}) . ', ' . fnum($r->{prune_epochs}) : '-') . ' |';
     }
     push @md, '';
     open my $md, '>', "$dir/$p.md" or die "table.pl: $dir/$p.md: $!\n";
@@ -240,7 +241,7 @@ my @missing = grep { exists $probe_no{$_} } (@hw, @sw);
 my $nohw = grep { exists $probe_no{$_} } @hw;
 open my $out, '>', "$dir/results.md" or die "table.pl: $dir/results.md: $!\n";
 print $out "# perfctl results\n\n";
-print $out "$meta->{date}; pathprof $meta->{commit}; $meta->{machine}; load average $meta->{load_start} at the start, " . ($meta->{load_end} // '?') . " at the end.\n";
+print $out "$meta->{date}; pathprof $meta->{commit} (build " . ($meta->{build} // '?') . "); $meta->{machine}; load average $meta->{load_start} at the start, " . ($meta->{load_end} // '?') . " at the end.\n";
 print $out "Runs per configuration: $meta->{runs}" . (($meta->{runs_for} // '-') ne '-' ? " ($meta->{runs_for})" : '') . "; workload scale $meta->{scale}; stream runs with PATHPROF_POLICY=block and the other PATHPROF_* at their defaults unless the configuration says otherwise.\n\n";
 print $out "Counters counted by this machine: " . (join(', ', @counted) || 'none') . ".\n";
 if (@missing) {
