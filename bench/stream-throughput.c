@@ -82,7 +82,7 @@ static size_t build_blob(unsigned char *b)
 static inline void emit(uint64_t ev)
 {
     uint64_t *p = __pathprof_cur;
-    if (__builtin_expect(p == __pathprof_end, 0)) {
+    if (__builtin_expect(((uintptr_t)p & __pathprof_mask) == 0, 0)) {
         __pathprof_emit_slow(ev);
     } else {
         *p = ev;

@@ -7,18 +7,22 @@
  * placeholder by
  *
  *     p = __pathprof_cur;
- *     if (p == __pathprof_end)        very unlikely
- *       __pathprof_emit_slow (ev);    cold
+ *     if (((uintptr_t) p & __pathprof_mask) == 0)    very unlikely
+ *       __pathprof_emit_slow (ev);                   cold
  *     else
  *       { *p = ev; __pathprof_cur = p + 1; }
  *
- * which touches only thread-local state on the fast path. */
+ * which touches only thread-local state on the fast path.  Chunks are
+ * aligned to their size, so the mask test finds a chunk's end from the
+ * cursor alone: a cursor the compiler kept in a register while a signal
+ * handler swapped chunks stops at its own chunk's end (runtime/producer.c).
+ */
 #include "gcc-headers.h"
 #include "probes.h"
 
 #include <vector>
 
-static tree placeholder_decl, slow_decl, cur_decl, end_decl, event_type;
+static tree placeholder_decl, slow_decl, cur_decl, mask_decl, event_type;
 
 static tree
 u64_ptr_type (void)
@@ -27,10 +31,10 @@ u64_ptr_type (void)
 }
 
 static tree
-runtime_tls (const char *name)
+runtime_tls (const char *name, tree type)
 {
   tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
-                          u64_ptr_type ());
+                          type);
   TREE_PUBLIC (decl) = 1;
   DECL_EXTERNAL (decl) = 1;
   DECL_ARTIFICIAL (decl) = 1;
@@ -65,8 +69,8 @@ make_decls (void)
      user data, and keeps them in registers across probes.  */
   event_type = build_distinct_type_copy (uint64_type_node);
   TYPE_ALIAS_SET (event_type) = new_alias_set ();
-  cur_decl = runtime_tls ("__pathprof_cur");
-  end_decl = runtime_tls ("__pathprof_end");
+  cur_decl = runtime_tls ("__pathprof_cur", u64_ptr_type ());
+  mask_decl = runtime_tls ("__pathprof_mask", pointer_sized_int_node);
 }
 
 void
@@ -91,10 +95,17 @@ expand_one (gcall *call)
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
 
   tree p = make_temp_ssa_name (u64_ptr_type (), NULL, "pp_cur");
-  tree end = make_temp_ssa_name (u64_ptr_type (), NULL, "pp_end");
+  tree mask = make_temp_ssa_name (pointer_sized_int_node, NULL, "pp_mask");
+  tree addr = make_temp_ssa_name (pointer_sized_int_node, NULL, "pp_addr");
+  tree low = make_temp_ssa_name (pointer_sized_int_node, NULL, "pp_low");
   gsi_insert_before (&gsi, gimple_build_assign (p, cur_decl), GSI_SAME_STMT);
-  gsi_insert_before (&gsi, gimple_build_assign (end, end_decl), GSI_SAME_STMT);
-  gcond *cond = gimple_build_cond (EQ_EXPR, p, end, NULL_TREE, NULL_TREE);
+  gsi_insert_before (&gsi, gimple_build_assign (mask, mask_decl), GSI_SAME_STMT);
+  gsi_insert_before (&gsi, gimple_build_assign (addr, NOP_EXPR, p), GSI_SAME_STMT);
+  gsi_insert_before (&gsi, gimple_build_assign (low, BIT_AND_EXPR, addr, mask),
+                     GSI_SAME_STMT);
+  gcond *cond = gimple_build_cond (EQ_EXPR, low,
+                                   build_zero_cst (pointer_sized_int_node),
+                                   NULL_TREE, NULL_TREE);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gsi_remove (&gsi, true);
 

@@ -25,16 +25,21 @@ struct pp_channel *pp_channel_create(uint32_t chunk_events, uint32_t nchunks,
     size_t off_chunks = off_empty + ring_size * sizeof(ck_ring_buffer_t);
     size_t off_extra = round_up(off_chunks + nchunks * sizeof(struct pp_chunk),
                                 PP_CACHELINE);
-    size_t off_events = round_up(off_extra + extra_size, page);
     size_t chunk_bytes = (size_t)chunk_events * sizeof(uint64_t);
-    size_t size = off_events + (size_t)nchunks * chunk_bytes;
+    /* Chunks are aligned to their size (the probe finds a chunk's end by
+     * its address, see channel.h): map CHUNK_BYTES - PAGE more than needed
+     * and start the events at the first aligned address past the header. */
+    size_t align = chunk_bytes > page ? chunk_bytes : page;
+    size_t header = round_up(off_extra + extra_size, page);
+    size_t size = header + (align - page) + (size_t)nchunks * chunk_bytes;
 
     /* Fresh anonymous pages are zero: the chunks start out as the
      * invariant wants them, and untouched pages cost no memory. */
     unsigned char *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
+    size_t off_events = round_up((size_t)(uintptr_t)m + header, align) - (size_t)(uintptr_t)m;
     struct pp_channel *ch = (struct pp_channel *)m;
     ch->chunk_events = chunk_events;
     ch->nchunks = nchunks;

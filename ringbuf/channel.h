@@ -16,11 +16,11 @@
  *   | empty ring slots [ring_size] |
  *   | chunk headers    [nchunks]   |
  *   | extra (the runtime's bytes)  |
- *   +------------------------------+  page aligned
+ *   +------------------------------+  aligned to max(page, chunk)
  *   | chunk 0 events [chunk_events]|  each chunk_events * 8 bytes,
- *   | chunk 1 events               |  a power of two >= 128: page
- *   | ...                          |  aligned when >= 4096
- *   +------------------------------+
+ *   | chunk 1 events               |  a power of two >= 128, and
+ *   | ...                          |  aligned to it: the probe knows
+ *   +------------------------------+  a chunk's end by its address
  *
  * Rings: FULL is SPSC from the owner thread to the analyzer, EMPTY is SPSC
  * from the analyzer back to the owner.  RING_SIZE is the smallest power of

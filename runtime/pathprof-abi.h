@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 1u
+#define PATHPROF_ABI_VERSION 2u
 #define PATHPROF_META_VERSION 1u
 #define PATHPROF_FILE_VERSION 1u
 
@@ -92,11 +92,14 @@ void __pathprof_unregister_stream_tu(uint64_t *bases);
 /* The probe's slow path: the thread's chunk is full or not yet there.
    Stores EV itself. */
 void __pathprof_emit_slow(uint64_t ev);
-/* The probe's cursor into the thread's current chunk, and its end
-   (initial-exec TLS; both NULL until the thread's first event). */
+/* The probe's cursor into the thread's current chunk, and the chunk's
+   size in bytes minus 1 (initial-exec TLS): the probe stores at the
+   cursor while cursor & mask is not 0, else calls the slow path.  Both 0
+   until the thread's first event; the mask is 0 again after its teardown.
+   Chunks are aligned to their size (docs/streaming.md, section 3). */
 extern __thread uint64_t *__pathprof_cur
     __attribute__((tls_model("initial-exec")));
-extern __thread uint64_t *__pathprof_end
+extern __thread uintptr_t __pathprof_mask
     __attribute__((tls_model("initial-exec")));
 
 #ifdef __cplusplus

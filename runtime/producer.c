@@ -2,12 +2,25 @@
  * cursor, its slow path, and what a thread does when it exits
  * (docs/streaming.md, sections 3 and 4).
  *
- * The fast path, emitted by the plugin, stores at __pathprof_cur until it
- * reaches __pathprof_end.  Both are NULL before a thread's first event and
- * both point at late_sentinel after its teardown, so "cur == end" sends
- * every such event here.  This file runs in the program's threads, maybe
- * inside its malloc or a signal handler: it never calls malloc, keeps
- * errno, and counts an event it cannot store safely instead of storing it. */
+ * The fast path, emitted by the plugin, stores at __pathprof_cur while
+ * (__pathprof_cur & __pathprof_mask) != 0.  Chunks are aligned to their
+ * size and the mask is chunk bytes - 1, so a cursor reaches a multiple of
+ * the chunk size exactly at the end of its own chunk, and at the start of
+ * a fresh one: both come here, and the slow path stores slot 0 of every
+ * chunk itself.  Before a thread's first event and after its teardown the
+ * mask is 0: every event comes here.
+ *
+ * Why not compare with an end pointer: a probe holds the cursor in a
+ * register between its load and its store, and the compiler keeps it there
+ * across a whole call-free loop.  An instrumented signal handler that
+ * interrupts it and swaps chunks left the interrupted code with the old
+ * chunk's cursor and the new chunk's end: it wrote past the chunk until it
+ * crashed.  With the mask, a stale cursor stops at its own chunk's end and
+ * the slow path notices it (resync_cursor).
+ *
+ * This file runs in the program's threads, maybe inside its malloc or a
+ * signal handler: it never calls malloc, keeps errno, and counts an event
+ * it cannot store safely instead of storing it. */
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
@@ -20,7 +33,7 @@
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 PUBLIC __thread uint64_t *__pathprof_cur __attribute__((tls_model("initial-exec")));
-PUBLIC __thread uint64_t *__pathprof_end __attribute__((tls_model("initial-exec")));
+PUBLIC __thread uintptr_t __pathprof_mask __attribute__((tls_model("initial-exec")));
 
 static TLS struct pp_channel *my_channel;
 /* Set while this thread is in the slow path: an event from a signal
@@ -28,7 +41,7 @@ static TLS struct pp_channel *my_channel;
  * rather than stored into a chunk being swapped. */
 static TLS int in_slow;
 
-/* cur == end == &late_sentinel[0]: this thread's events are late. */
+/* cur == &late_sentinel[0], mask 0: this thread's events are late. */
 static uint64_t late_sentinel[1];
 
 struct pp_channel *pprt_producer_channel(void) { return my_channel; }
@@ -43,13 +56,31 @@ static void count_late(uint64_t n)
 static void go_late(void)
 {
     my_channel = NULL;
-    __pathprof_cur = __pathprof_end = late_sentinel;
+    __pathprof_mask = 0;
+    __pathprof_cur = late_sentinel;
 }
 
+/* The cursor at C's start: the next event comes to the slow path, which
+ * stores it in slot 0. */
 static void use_chunk(const struct pp_channel *ch, struct pp_chunk *c)
 {
     __pathprof_cur = c->ev;
-    __pathprof_end = c->ev + ch->chunk_events;
+    __pathprof_mask = (uintptr_t)ch->chunk_events * sizeof(uint64_t) - 1;
+}
+
+/* The events in the current chunk C: the cursor's offset when it points
+ * into C, else (a stale cursor, see resync_cursor) C's non-zero prefix. */
+static uint32_t fill_of(const struct pp_channel *ch, const struct pp_chunk *c)
+{
+    const uint64_t *cur = __pathprof_cur;
+    if (cur >= c->ev && cur <= c->ev + ch->chunk_events)
+        return (uint32_t)(cur - c->ev);
+    return pp_chunk_scan(ch, c, NULL);
+}
+
+uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c)
+{
+    return fill_of(ch, c);
 }
 
 static uint64_t now_ns(void)
@@ -110,15 +141,49 @@ static void publish(struct pp_channel *ch, struct pp_chunk *c, uint32_t n)
     pp_wake_signal(&analyzer_of(ch)->wake);
 }
 
-/* The current chunk is full: hand it over and continue in an empty one. */
+/* A cursor that is neither at the start nor at the end of the current
+ * chunk: an instrumented signal handler ran while a probe of the code it
+ * interrupted held the cursor in a register, and the handler's events
+ * filled the chunk and swapped it.  The interrupted code then went on
+ * writing into the old chunk, which the analyzer owns now: those events,
+ * and the handler's that they overwrote, are lost, and the profile is not
+ * exact (`interrupted` in the STREAM section).  The current chunk holds the
+ * handler's events up to its first zero word (chunks come back zeroed).
+ * Returns 1 when that chunk is full. */
+static int resync_cursor(struct pp_channel *ch, struct pp_chunk *c)
+{
+    __atomic_fetch_add(&pprt_stream.interrupted, 1, __ATOMIC_RELAXED);
+    count_late(1);
+    uint32_t n = pp_chunk_scan(ch, c, NULL);
+    __pathprof_cur = c->ev + n;
+    return n == ch->chunk_events;
+}
+
+/* The cursor is at a chunk boundary (or stale): continue in the current
+ * chunk if it has room, else hand it over and continue in an empty one. */
 static void swap_chunk(struct pp_channel *ch)
 {
     pp_channel_lock(ch);
     struct pp_chunk *full = ch->current;
+    if (full != NULL && pp_channel_state(ch) == PP_CH_ACTIVE) {
+        uint64_t *cur = __pathprof_cur;
+        if (cur == full->ev ||
+            (cur != full->ev + ch->chunk_events && !resync_cursor(ch, full))) {
+            pp_channel_unlock(ch);
+            return; /* room left: the caller stores at the cursor */
+        }
+    }
+    if (full == NULL) {
+        /* The exit flush took this thread's chunk while it waited. */
+        pp_channel_unlock(ch);
+        go_late();
+        return;
+    }
     if (pp_channel_state(ch) != PP_CH_ACTIVE) {
         /* The exit flush took this chunk's first TAIL_N events while the
          * thread kept running; the rest came too late for the profile. */
-        count_late(ch->chunk_events - ch->tail_n);
+        uint32_t n = fill_of(ch, full);
+        count_late(n > ch->tail_n ? n - ch->tail_n : 0);
         pp_channel_unlock(ch);
         go_late();
         return;
@@ -178,13 +243,14 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
     }
     int saved_errno = errno;
     in_slow = 1;
-    uint64_t *cur = __pathprof_cur;
-    if (cur == NULL)
-        attach();
-    else if (cur == __pathprof_end && cur != late_sentinel)
+    if (my_channel != NULL)
         swap_chunk(my_channel);
-    cur = __pathprof_cur;
-    if (cur == late_sentinel) {
+    else if (__pathprof_cur == NULL)
+        attach();
+    /* else: torn down (late_sentinel), or a stale cursor from before the
+     * teardown (resync_cursor): late either way. */
+    uint64_t *cur = __pathprof_cur;
+    if (my_channel == NULL) {
         count_late(1);
     } else {
         *cur = ev;
@@ -211,7 +277,7 @@ void pprt_producer_exit(void *arg)
          * (but the lock word, which the new owner waits on). */
         struct pprt_analyzer *an = analyzer_of(ch);
         if (c != NULL) /* NULL: it gave up its chunk when exit began */
-            publish(ch, c, (uint32_t)(cur - c->ev));
+            publish(ch, c, fill_of(ch, c));
         ch->current = NULL;
         pp_channel_set_state(ch, PP_CH_CLOSED);
         pp_wake_signal(&an->wake);
@@ -242,7 +308,7 @@ void pprt_producer_flush_self(void)
     in_slow = 1;
     pp_channel_lock(ch);
     struct pp_chunk *c = ch->current;
-    uint32_t n = (uint32_t)(__pathprof_cur - c->ev);
+    uint32_t n = fill_of(ch, c);
     if (n > 0 && pp_channel_state(ch) == PP_CH_ACTIVE &&
         (pprt_config.policy == PATHPROF_POLICY_BLOCK || pp_channel_has_empty(ch))) {
         publish(ch, c, n);

@@ -192,8 +192,7 @@ static void close_all_channels(void)
         }
         if (pp_channel_state(ch) == PP_CH_ACTIVE) {
             if (ch == me) {
-                pp_channel_publish(ch, ch->current,
-                                   (uint32_t)(pprt_producer_cursor() - ch->current->ev));
+                pp_channel_publish(ch, ch->current, pprt_producer_fill(ch, ch->current));
                 ch->current = NULL;
             } else if (ch->current != NULL) {
                 take_tail(ch);

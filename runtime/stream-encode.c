@@ -82,6 +82,13 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      pprt_config.policy == PATHPROF_POLICY_DROP ? "drop" : "block",
                      (unsigned long long)late, (unsigned long long)resync,
                      (unsigned long long)unknown);
+    uint64_t interrupted = load(&s->interrupted);
+    if (interrupted)
+        pprt_warning("%llu times an instrumented signal handler filled a chunk while the "
+                     "code it interrupted was storing an event: events were lost there "
+                     "(counted once each in `late`); exclude signal handlers from "
+                     "instrumentation for an exact profile (docs/streaming.md, section 2)",
+                     (unsigned long long)interrupted);
 }
 
 void pp_note_resync(uint64_t n)

@@ -73,6 +73,9 @@ struct pprt_stream {
     void *merged[PPRT_MAX_ANALYZERS];
     /* Counters of the STREAM section (atomic). */
     uint64_t producers, dropped, late, blocked_ns, resync, unknown;
+    /* Stale cursors repaired (producer.c, resync_cursor); each is also one
+     * `late` word: the events it cost are not known, at least one. */
+    uint64_t interrupted;
 };
 
 extern struct pprt_stream pprt_stream;
@@ -91,6 +94,9 @@ pid_t pprt_process_pid(void);
 struct pp_channel *pprt_producer_channel(void);
 /* The calling thread's cursor into its current chunk. */
 uint64_t *pprt_producer_cursor(void);
+/* The events in C, the calling thread's current chunk of CH (its cursor's
+ * offset, or C's non-zero prefix when the cursor is stale). */
+uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c);
 /* After the exit flush took the calling thread's chunk: its later events
  * are late. */
 void pprt_producer_detach_self(void);

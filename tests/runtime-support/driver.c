@@ -182,7 +182,7 @@ static int bad(void)
     static uint64_t c[SYN_NCOUNTERS];
     size_t len = syn_standard_blob(b, sizeof b, "bad.c");
 
-    __pathprof_register_tu(PATHPROF_ABI_VERSION + 98, b, len, c, SYN_NCOUNTERS);
+    __pathprof_register_tu(99, b, len, c, SYN_NCOUNTERS); /* no such ABI */
     __pathprof_register_tu(PATHPROF_ABI_VERSION, NULL, 0, c, SYN_NCOUNTERS);
     __pathprof_register_tu(PATHPROF_ABI_VERSION, b, 20, c, SYN_NCOUNTERS);
     __pathprof_register_tu(PATHPROF_ABI_VERSION, b, len, c, SYN_NCOUNTERS - 1);

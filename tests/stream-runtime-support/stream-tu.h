@@ -53,7 +53,7 @@ void st_expect_write(const struct st_expect *e, const char *path);
 static inline void st_emit(uint64_t ev)
 {
     uint64_t *p = __pathprof_cur;
-    if (__builtin_expect(p == __pathprof_end, 0)) {
+    if (__builtin_expect(((uintptr_t)p & __pathprof_mask) == 0, 0)) {
         __pathprof_emit_slow(ev);
     } else {
         *p = ev;
