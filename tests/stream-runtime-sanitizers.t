@@ -35,6 +35,9 @@ for my $flavour (qw(asan tsan)) {
             ['dlopen', ['dlopen', "$dir/libdso-stream.so", 2, 3000], 0, {@tiny}],
             ['fork', [qw(fork 3000)], 0, { PATHPROF_CHUNK => 64 }],
             ['drop', [qw(run 1 20000 1)], 0, { @slow, PATHPROF_POLICY => 'drop' }],
+            # ksf with k-SF workers (PATHPROF_KSF_WORKERS): owner, jobs, pool threads
+            ['ksf-workers', [qw(run 3 3000 3)], 0,
+             { @tiny, PATHPROF_ANALYZER => 'blpp,ksf', PATHPROF_KSF_WORKERS => 2 }],
         );
         for my $run (@runs) {
             my ($name, $args, $status, $env) = @$run;
