@@ -13,8 +13,8 @@
  * Streams (as bench/ksf-throughput.c): "loop", one activation repeating
  * paths 101/102 with a rare 103; "random", IDs uniform from 8, a new
  * activation (START, the previous one RET) every 48 events on average -
- * the heavy case, every step a cache miss.  Each configuration runs RUNS
- * times; medians.  Every W >= 1 forest is checked against W = 0's (nodes
+ * the heavy case, every step a cache miss.  RUNS rounds, each running
+ * every configuration once; medians.  Every W >= 1 forest is checked against W = 0's (nodes
  * and total count).
  * Build and run (docs/kiterations.md):
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime bench/ksf-fanout.c \
@@ -170,41 +170,43 @@ int main(int argc, char **argv)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         size_t n = (size_t)(cases[c].mevents * scale * 1e6);
         uint64_t *v = make(cases[c].random, n);
-        double base_rate = 0, base_total = 0;
+        double b[4][99], cv[4][99], tot[4][99];
         struct sum want = {0, 0};
-        for (int w = 0; w <= 3; w++) {
-            int workers = w == 3 ? -1 : w; /* -1: the owner alone */
-            double b[99], cv[99], tot[99];
-            for (int r = 0; r < runs; r++) {
+        /* Rounds interleave the configurations, so that a change of the
+         * machine's load hits them all alike. */
+        for (int r = 0; r < runs; r++)
+            for (int w = 0; w <= 3; w++) {
+                int workers = w == 3 ? -1 : w; /* -1: the owner alone */
                 struct sum s;
-                run(v, n, cases[c].k, workers, &b[r], &cv[r], &s);
-                tot[r] = b[r] + cv[r];
+                run(v, n, cases[c].k, workers, &b[w][r], &cv[w][r], &s);
+                tot[w][r] = b[w][r] + cv[w][r];
                 if (workers == 0)
                     want = s;
                 else if (workers > 0 && (s.nodes != want.nodes || s.count != want.count)) {
-                    fprintf(stderr, "ksf-fanout: %u workers: k-IPF %llu nodes / %llu, want "
+                    fprintf(stderr, "ksf-fanout: %d workers: k-IPF %llu nodes / %llu, want "
                             "%llu / %llu\n", workers, (unsigned long long)s.nodes,
                             (unsigned long long)s.count, (unsigned long long)want.nodes,
                             (unsigned long long)want.count);
                     return 1;
                 }
             }
-            double mb = median(b, runs), mc = median(cv, runs), mt = median(tot, runs);
+        double base_rate = 0, base_total = 0;
+        for (int w = 0; w <= 3; w++) {
+            int workers = w == 3 ? -1 : w;
+            double mb = median(b[w], runs), mc = median(cv[w], runs), mt = median(tot[w], runs);
             double rate = n / mb / 1e6;
             if (workers == 0) {
                 base_rate = rate;
                 base_total = mt;
             }
-            char wname[32];
-            snprintf(wname, sizeof wname, workers < 0 ? "owner only" : "%d", workers);
+            const char *stream = cases[c].random ? "random" : "loop";
             if (workers < 0)
-                printf("| %s | %u | %zu | %s | %.1f | %.2f | - | - | - |\n",
-                       cases[c].random ? "random" : "loop", cases[c].k, n, wname, rate,
-                       rate / base_rate);
+                printf("| %s | %u | %zu | owner only | %.1f | %.2f | - | - | - |\n", stream,
+                       cases[c].k, n, rate, rate / base_rate);
             else
-                printf("| %s | %u | %zu | %s | %.1f | %.2f | %.1f | %.3f | %.2f |\n",
-                       cases[c].random ? "random" : "loop", cases[c].k, n, wname, rate,
-                       rate / base_rate, mc * 1e3, mt, base_total / mt);
+                printf("| %s | %u | %zu | %d | %.1f | %.2f | %.1f | %.3f | %.2f |\n", stream,
+                       cases[c].k, n, workers, rate, rate / base_rate, mc * 1e3, mt,
+                       base_total / mt);
             fflush(stdout);
         }
         free(v);
