@@ -3,8 +3,8 @@
  * analyzer keep up with more?  One synthetic stream of event words, cut in
  * 8192-word batches (the default chunk) as the runtime hands them over, is
  * run in-process:
- *   W = 0:  ksf_feed on each batch in the calling thread, as ksf.c does
- *           without workers, then Fig. 7 (ksf_make_k_ipf);
+ *   W = 0:  ksf_feed on each batch in one thread, as ksf.c does without
+ *           workers, then Fig. 7 (ksf_make_k_ipf);
  *   W >= 1: the calling thread is the owner (ksf_owner_batch per batch,
  *           ksf_pool_submit), W worker threads build, then ksf_pool_finish
  *           converts (in the workers) and unites;
@@ -27,6 +27,7 @@
 #include "ksf-split.h"
 #include "pathprof-abi.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,15 @@ static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* CPU time of every thread of the process: what the fan-out costs in all,
+ * whatever the machine's load did to the wall time. */
+static double cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
@@ -80,25 +90,52 @@ static void sum_node(const struct ksf_forest *f, uint32_t x, struct sum *s)
     }
 }
 
+/* W = 0: the analyzer thread's work, in a thread of its own as in the
+ * runtime (malloc's per-thread arenas behave unlike the main one's). */
+struct alone {
+    const uint64_t *v;
+    size_t n;
+    uint32_t k;
+    struct ksf_forest *ipf;
+    double t1, c1;
+};
+
+static void *alone_main(void *arg)
+{
+    struct alone *a = arg;
+    struct ksf_builder b;
+    struct ksf_seq q;
+    ksf_builder_init(&b, a->k);
+    ksf_seq_init(&q);
+    for (size_t at = 0; at < a->n; at += BATCH)
+        ksf_feed(&b, &q, a->v + at, a->n - at < BATCH ? a->n - at : BATCH);
+    a->t1 = now();
+    a->c1 = cpu();
+    ksf_make_k_ipf(&b.f, a->k, a->ipf);
+    ksf_builder_free(&b);
+    ksf_seq_free(&q);
+    return NULL;
+}
+
 /* One run: build seconds and k-IPF seconds; *S the forest's shape. */
 static void run(const uint64_t *v, size_t n, uint32_t k, int w, double *build, double *conv,
-                struct sum *s)
+                double *build_cpu, struct sum *s)
 {
     struct ksf_forest ipf;
     ksf_forest_init(&ipf);
+    double c0 = cpu(), c1;
     double t0 = now(), t1, t2;
     if (w == 0) {
-        struct ksf_builder b;
-        struct ksf_seq q;
-        ksf_builder_init(&b, k);
-        ksf_seq_init(&q);
-        for (size_t at = 0; at < n; at += BATCH)
-            ksf_feed(&b, &q, v + at, n - at < BATCH ? n - at : BATCH);
-        t1 = now();
-        ksf_make_k_ipf(&b.f, k, &ipf);
+        struct alone a = {v, n, k, &ipf, 0, 0};
+        pthread_t t;
+        if (pthread_create(&t, NULL, alone_main, &a) != 0) {
+            fprintf(stderr, "ksf-fanout: cannot start a thread\n");
+            exit(1);
+        }
+        pthread_join(t, NULL);
         t2 = now();
-        ksf_builder_free(&b);
-        ksf_seq_free(&q);
+        t1 = a.t1;
+        c1 = a.c1;
     } else {
         struct ksf_owner o;
         struct ksf_stats st;
@@ -119,6 +156,7 @@ static void run(const uint64_t *v, size_t n, uint32_t k, int w, double *build, d
         if (p)
             ksf_pool_quiesce(p);
         t1 = now();
+        c1 = cpu();
         if (p) {
             ksf_pool_finish(p, &ipf, &st);
             ksf_pool_free(p);
@@ -128,6 +166,7 @@ static void run(const uint64_t *v, size_t n, uint32_t k, int w, double *build, d
     }
     *build = t1 - t0;
     *conv = t2 - t1;
+    *build_cpu = c1 - c0;
     memset(s, 0, sizeof *s);
     /* Roots (the table) and their subtrees. */
     for (uint32_t i = 0; i < ipf.nslots; i++)
@@ -165,12 +204,13 @@ int main(int argc, char **argv)
         uint32_t k;
         double mevents;
     } cases[] = {{0, 8, 20}, {1, 4, 2}, {1, 8, 2}};
-    printf("| stream | k | events | workers | M events/s | x W=0 | k-IPF ms | total s | x W=0 |\n");
-    printf("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    printf("| stream | k | events | workers | build M events/s | x W=0 | build CPU ns/event "
+           "| k-IPF ms | total s | x W=0 |\n");
+    printf("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         size_t n = (size_t)(cases[c].mevents * scale * 1e6);
         uint64_t *v = make(cases[c].random, n);
-        double b[4][99], cv[4][99], tot[4][99];
+        double b[4][99], cv[4][99], tot[4][99], bc[4][99];
         struct sum want = {0, 0};
         /* Rounds interleave the configurations, so that a change of the
          * machine's load hits them all alike. */
@@ -178,7 +218,7 @@ int main(int argc, char **argv)
             for (int w = 0; w <= 3; w++) {
                 int workers = w == 3 ? -1 : w; /* -1: the owner alone */
                 struct sum s;
-                run(v, n, cases[c].k, workers, &b[w][r], &cv[w][r], &s);
+                run(v, n, cases[c].k, workers, &b[w][r], &cv[w][r], &bc[w][r], &s);
                 tot[w][r] = b[w][r] + cv[w][r];
                 if (workers == 0)
                     want = s;
@@ -194,19 +234,19 @@ int main(int argc, char **argv)
         for (int w = 0; w <= 3; w++) {
             int workers = w == 3 ? -1 : w;
             double mb = median(b[w], runs), mc = median(cv[w], runs), mt = median(tot[w], runs);
-            double rate = n / mb / 1e6;
+            double rate = n / mb / 1e6, cpu_ns = median(bc[w], runs) * 1e9 / n;
             if (workers == 0) {
                 base_rate = rate;
                 base_total = mt;
             }
             const char *stream = cases[c].random ? "random" : "loop";
             if (workers < 0)
-                printf("| %s | %u | %zu | owner only | %.1f | %.2f | - | - | - |\n", stream,
-                       cases[c].k, n, rate, rate / base_rate);
+                printf("| %s | %u | %zu | owner only | %.1f | %.2f | %.2f | - | - | - |\n",
+                       stream, cases[c].k, n, rate, rate / base_rate, cpu_ns);
             else
-                printf("| %s | %u | %zu | %d | %.1f | %.2f | %.1f | %.3f | %.2f |\n", stream,
-                       cases[c].k, n, workers, rate, rate / base_rate, mc * 1e3, mt,
-                       base_total / mt);
+                printf("| %s | %u | %zu | %d | %.1f | %.2f | %.2f | %.1f | %.3f | %.2f |\n",
+                       stream, cases[c].k, n, workers, rate, rate / base_rate, cpu_ns, mc * 1e3,
+                       mt, base_total / mt);
             fflush(stdout);
         }
         free(v);
