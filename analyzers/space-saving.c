@@ -54,6 +54,12 @@ static uint32_t find(const struct ss_summary *s, const uint64_t *labels, uint32_
     return UINT32_MAX;
 }
 
+uint32_t ss_lookup(const struct ss_summary *s, const uint64_t *labels)
+{
+    uint32_t at;
+    return s->nslots ? find(s, labels, hash_labels(labels, s->n), &at) : UINT32_MAX;
+}
+
 /* Linear probing's backward-shift deletion: no tombstones, so lookups
  * stay short however many evictions there are. */
 static void slot_delete(struct ss_summary *s, uint32_t j)

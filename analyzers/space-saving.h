@@ -62,6 +62,9 @@ void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w);
  * left out).  Returns 0, or -1 when out of memory (INTO->failed set). */
 int ss_merge(struct ss_summary *into, const struct ss_summary *from);
 
+/* The entry monitoring LABELS, or UINT32_MAX. */
+uint32_t ss_lookup(const struct ss_summary *s, const uint64_t *labels);
+
 /* Entry I's labels. */
 static inline const uint64_t *ss_labels(const struct ss_summary *s, uint32_t i)
 {
