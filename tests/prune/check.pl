@@ -12,6 +12,8 @@
 #   check.pl identical PROFILE
 #       nothing was evicted: the pruned section lists exactly the exact
 #       forest's sequences, with their counts, err 0, floor 0.
+#   check.pl offset PROFILE
+#       prints the file offset of the KPRUNE section's body (damage tests).
 # Prints one summary line, or the problems (at most 20) and exits 1.
 use strict;
 use warnings;
@@ -169,9 +171,23 @@ sub identical {
     return "k=$kp->{k}: $same sequences identical to the exact forest, $kp->{epochs} epochs";
 }
 
+sub offset {
+    my ($file) = @_;
+    my $d = slurp($file);
+    my ($nsections) = unpack 'V', substr($d, 40, 4);
+    my $at = 64;
+    for (1 .. $nsections) {
+        my ($tag, undef, $len) = unpack 'V V Q<', substr($d, $at, 16);
+        return $at + 16 if $tag == 5;
+        $at += 16 + $len;
+    }
+    die "$file: no KPRUNE section\n";
+}
+
 my $mode = shift @ARGV // '';
 my $msg = $mode eq 'bounds' ? bounds(@ARGV) : $mode eq 'identical' ? identical(@ARGV)
-        : die "usage: check.pl bounds PROFILE [PHI] | identical PROFILE\n";
+        : $mode eq 'offset' ? offset(@ARGV)
+        : die "usage: check.pl bounds PROFILE [PHI] | identical PROFILE | offset PROFILE\n";
 if (@problems) {
     print "$_\n" for @problems;
     exit 1;
