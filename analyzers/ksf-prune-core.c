@@ -78,17 +78,18 @@ void kp_core_free(struct kp_core *c)
 
 /* Fig. 7's enumeration without building the k-IPF: the down-paths of
  * depth <= k - 1 of every node are the n-gram occurrences, each ending at
- * the node that counted it.  LABELS[0 .. d] is the path to U. */
+ * the node that counted it.  LABELS[0 .. d] is the path to U, H its
+ * running hash (space-saving.h). */
 static void flush_walk(struct kp_core *c, const struct ksf_forest *f, uint32_t u, uint32_t d,
-                       uint64_t *labels)
+                       uint64_t *labels, uint64_t h)
 {
     if (f->n[u].count)
-        ss_add(&c->sum[d], labels, f->n[u].count);
+        ss_add_hashed(&c->sum[d], labels, ss_hash_final(h), f->n[u].count);
     if (d + 1 >= c->k)
         return;
     for (uint32_t ch = f->n[u].child; ch != 0; ch = f->n[ch].sibling) {
         labels[d + 1] = f->n[ch].label;
-        flush_walk(c, f, ch, d + 1, labels);
+        flush_walk(c, f, ch, d + 1, labels, ss_hash_step(h, f->n[ch].label));
     }
 }
 
@@ -99,7 +100,7 @@ static void flush(struct kp_core *c, struct kp_thread *t)
     uint64_t labels[KSF_MAX_K];
     for (uint32_t v = 1; v < f->len; v++) {
         labels[0] = f->n[v].label;
-        flush_walk(c, f, v, 0, labels);
+        flush_walk(c, f, v, 0, labels, ss_hash_step(SS_HASH_SEED, labels[0]));
     }
     for (uint32_t n = 1; n <= c->k; n++)
         c->failed |= c->sum[n - 1].failed;

@@ -24,13 +24,10 @@ size_t ss_bytes(uint32_t n, uint32_t cap)
 
 static uint32_t hash_labels(const uint64_t *l, uint32_t n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    for (uint32_t i = 0; i < n; i++) {
-        h ^= l[i];
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    return (uint32_t)(h ^ (h >> 29));
+    uint64_t h = SS_HASH_SEED;
+    for (uint32_t i = 0; i < n; i++)
+        h = ss_hash_step(h, l[i]);
+    return ss_hash_final(h);
 }
 
 /* The entry holding LABELS (hash H), or UINT32_MAX; *AT: its slot, or the
@@ -192,7 +189,12 @@ static void insert(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
 
 void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w)
 {
-    uint32_t h = hash_labels(labels, s->n), at;
+    ss_add_hashed(s, labels, hash_labels(labels, s->n), w);
+}
+
+void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w)
+{
+    uint32_t at;
     uint32_t i = find(s, labels, h, &at);
     s->total += w;
     if (i != UINT32_MAX) {

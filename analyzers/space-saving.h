@@ -55,6 +55,23 @@ void ss_free(struct ss_summary *s);
 /* Adds W (> 0) to the item LABELS (s->n of them). */
 void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w);
 
+/* The items' hash, built one label at a time, so that a walk that extends
+ * a sequence by one label (ksf-prune-core.c's flush) hashes each label
+ * once: ss_hash_final(step(...step(SS_HASH_SEED, l[0])..., l[n-1])). */
+#define SS_HASH_SEED 0x9E3779B97F4A7C15ull
+static inline uint64_t ss_hash_step(uint64_t h, uint64_t label)
+{
+    h ^= label;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+static inline uint32_t ss_hash_final(uint64_t h)
+{
+    return (uint32_t)(h ^ (h >> 29));
+}
+/* ss_add with the hash of LABELS already computed. */
+void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t hash, uint64_t w);
+
 /* INTO += FROM (same n): every item's bounds are the sum of both sides',
  * a side where it is not monitored contributing [0, that side's floor];
  * the items kept are the INTO->cap_max (or all) with the highest upper

@@ -12,6 +12,12 @@
 #   check.pl identical PROFILE
 #       nothing was evicted: the pruned section lists exactly the exact
 #       forest's sequences, with their counts, err 0, floor 0.
+#   check.pl accuracy PROFILE PHI   (bench/prune.sh) prints, over every
+#       length: hot = exact sequences with count >= PHI x N_n, reported =
+#       listed ones with upper bound >= PHI x N_n; "recall precision
+#       max_rel_err avg_rel_err hot reported exact_bytes pruned_peak" with
+#       the error of the upper bound over the hot sequences found, and
+#       exact_bytes = (k-SF + k-IPF nodes) x 24, what the exact forests hold
 #   check.pl offset PROFILE
 #       prints the file offset of the KPRUNE section's body (damage tests).
 # Prints one summary line, or the problems (at most 20) and exits 1.
@@ -46,7 +52,7 @@ sub parse_kipf {
         $read->($p) for 1 .. $nch;
     };
     $read->('') for 1 .. $nroots;
-    return { k => $k, paths => \%paths };
+    return { k => $k, paths => \%paths, body => $b };
 }
 
 sub parse_kprune {
@@ -171,6 +177,32 @@ sub identical {
     return "k=$kp->{k}: $same sequences identical to the exact forest, $kp->{epochs} epochs";
 }
 
+sub accuracy {
+    my ($file, $phi) = @_;
+    my ($kipf, $kp) = read_profile($file);
+    my ($byn, $total) = exact_by_length($kipf);
+    my ($hot, $rep, $both, $maxrel, $sumrel) = (0, 0, 0, 0, 0);
+    for my $n (1 .. $kp->{k}) {
+        my $L = $kp->{len}[$n - 1];
+        my $ex = $byn->[$n] // {};
+        my $thr = $phi * ($total->[$n] // 0);
+        my %h = map { $_ => $ex->{$_} } grep { $ex->{$_} >= $thr } keys %$ex;
+        $hot += keys %h;
+        for my $p (keys %{ $L->{e} }) {
+            next unless $L->{e}{$p}[0] >= $thr;
+            $rep++;
+            next unless exists $h{$p};
+            $both++;
+            my $rel = ($L->{e}{$p}[0] - $h{$p}) / $h{$p};
+            $maxrel = $rel if $rel > $maxrel;
+            $sumrel += $rel;
+        }
+    }
+    my ($ksf, $nodes) = (unpack('V V Q< Q< Q< Q<', $kipf->{body}))[4, 5];
+    return sprintf "%.4f %.4f %.5f %.5f %d %d %d %d", $hot ? $both / $hot : 1, $rep ? $both / $rep : 1,
+        $maxrel, $both ? $sumrel / $both : 0, $hot, $rep, ($ksf + $nodes) * 24, $kp->{peak};
+}
+
 sub offset {
     my ($file) = @_;
     my $d = slurp($file);
@@ -186,7 +218,7 @@ sub offset {
 
 my $mode = shift @ARGV // '';
 my $msg = $mode eq 'bounds' ? bounds(@ARGV) : $mode eq 'identical' ? identical(@ARGV)
-        : $mode eq 'offset' ? offset(@ARGV)
+        : $mode eq 'offset' ? offset(@ARGV) : $mode eq 'accuracy' ? accuracy(@ARGV)
         : die "usage: check.pl bounds PROFILE [PHI] | identical PROFILE | offset PROFILE\n";
 if (@problems) {
     print "$_\n" for @problems;

@@ -1,0 +1,163 @@
+#!/bin/bash
+# Issue 5, measured: the ksf-pruned analyzer (bounded memory, bounds on
+# every count; docs/pruning.md) against the exact ksf analyzer on bzip2,
+# lz4 and lua5.4 (the programs and workloads of bench/ksf.sh, smaller
+# inputs because the exact analyzer at k = 32 is slow), for k = 8, 16, 32:
+#   - wall time and peak RSS (VmHWM, /usr/bin/time) of the exact and the
+#     pruned run, median of --runs;
+#   - what the analyzers hold: exact = (k-SF + k-IPF nodes) x 24 bytes
+#     (a lower bound of its forests' peak), pruned = its own peak counter;
+#   - from one run with both analyzers on one stream
+#     (tests/prune/check.pl accuracy): recall and precision of the hot
+#     sequences (count >= phi x N_n, every length 1..k) at phi = 1e-3 and
+#     1e-4, max and average relative error of the reported upper bound.
+# Results: build/bench/prune/results.md.
+#
+# Usage: bench/prune.sh [--runs N] [--ks "8 16 32"] [--budget SIZE] [--build DIR]
+#   --budget: PATHPROF_PRUNE (default 1M); --build: the pathprof build to
+#   use (default build, as make bench).
+# shellcheck disable=SC2086,SC2046 # unquoted flag and word lists on purpose
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+runs=3 ks="8 16 32" budget=1M build=build
+while [ $# -gt 0 ]; do
+    case $1 in
+        --runs) runs=$2; shift 2 ;;
+        --ks) ks=$2; shift 2 ;;
+        --budget) budget=$2; shift 2 ;;
+        --build) build=$2; shift 2 ;;
+        *) echo "bench/prune.sh: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
+    esac
+done
+cli=$root/$build/bin/pathprof
+[ -x "$cli" ] || { echo "bench/prune.sh: $cli is missing: run make first" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench/prune.sh: needs GNU time (/usr/bin/time) for peak RSS" >&2; exit 1; }
+PP_CFLAGS="$("$cli" config --cflags) -fplugin-arg-pathprof-mode=stream"
+PP_LIBS=$("$cli" config --libs)
+check=$root/tests/prune/check.pl
+B=$root/build/bench
+P=$B/prune
+mkdir -p "$P"
+export PATHPROF_QUIET=1 PATHPROF_POLICY=block
+
+bz_src=$(bench/fetch-bzip2.sh "$B")
+lz_lib=$(bench/fetch-src.sh "$B" lz4 lz4hc.c)
+lz_prog=$lz_lib/../programs
+lua_src=$(bench/fetch-src.sh "$B" lua5.4 lua.c)
+
+# The stream builds of bench/ksf.sh (same files and flags), with $build's
+# plugin: build PROG.
+build() {
+    local p=$1 d=$P/obj/$1 flags srcs libs='' f
+    rm -rf "$d"; mkdir -p "$d"
+    case $p in
+        bzip2) flags="-O2 -D_FILE_OFFSET_BITS=64 -w"
+               srcs=$(for f in blocksort huffman crctable randtable compress decompress bzlib bzip2; do echo "$bz_src/$f.c"; done) ;;
+        lz4) flags="-O2 -w -I$lz_lib -DXXH_NAMESPACE=LZ4_"
+             srcs=$(ls "$lz_lib"/lz4.c "$lz_lib"/lz4hc.c "$lz_lib"/lz4frame.c "$lz_lib"/xxhash.c "$lz_prog"/*.c) ;;
+        lua) mkdir -p "$P/inc"
+             printf '#ifndef _LUA_DEB_MULTIARCH_\n#define _LUA_DEB_MULTIARCH_\n#define DEB_HOST_MULTIARCH "%s"\n#endif\n' \
+                 "$(gcc -print-multiarch)" >"$P/inc/lua5.4-deb-multiarch.h"
+             flags="-O2 -w -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$P/inc"
+             srcs=$(for f in "$lua_src"/*.c; do [ "${f##*/}" = luac.c ] || echo "$f"; done); libs="-lm -ldl -Wl,-E" ;;
+    esac
+    for f in $srcs; do
+        gcc $flags $PP_CFLAGS -c "$f" -o "$d/$(basename "$f" .c).o" &
+        if [ "$(jobs -r | wc -l)" -ge 2 ]; then wait -n; fi
+    done
+    wait
+    gcc -O2 "$d"/*.o -o "$P/$p" $PP_LIBS $libs
+}
+progs="bzip2 lz4 lua"
+echo "bench/prune: building $progs (stream mode, $build)" >&2
+for p in $progs; do build $p; done
+
+if [ ! -x "$B/gen-input" ]; then
+    gcc -std=c11 -O2 -Wall -Wextra -Werror bench/gen-input.c -o "$B/gen-input"
+fi
+"$B/gen-input" 300000 >"$P/bzip2.in"
+"$B/gen-input" 600000 >"$P/lz4.in"
+lua_n=4000
+# bench/ksf.sh's Lua workload, if it was written; else a short one of the same kind.
+if [ -s "$B/ksf/work.lua" ]; then cp "$B/ksf/work.lua" "$P/work.lua"; else
+cat >"$P/work.lua" <<'EOF'
+local n = tonumber(arg[1]) or 4000
+local seed, t, words = 12345, {}, {"alpha","beta","gamma","delta","epsilon"}
+local function rand(m) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % m end
+local freq = {}
+for i = 1, n do
+  local s = string.format("%d;%s;%d", i, words[1 + rand(#words)], rand(1000))
+  local id, w, v = s:match("^(%d+);(%a+);(%d+)$")
+  freq[w] = (freq[w] or 0) + tonumber(v)
+  t[i] = (i * 7919) % n
+end
+table.sort(t)
+for k, v in pairs(freq) do print(k, v) end
+EOF
+fi
+
+run() {
+    case $1 in
+        bzip2) "$P/bzip2" -c <"$P/bzip2.in" ;;
+        lz4) "$P/lz4" -9 -c <"$P/lz4.in" ;;
+        lua) "$P/lua" "$P/work.lua" $lua_n ;;
+    esac
+}
+# timed P K WHAT: one run, appends "wall_s maxrss_kb" to $P/P.kK.WHAT
+timed() {
+    local an
+    case $3 in exact) an=ksf ;; pruned) an=ksf-pruned ;; esac
+    PATHPROF_ANALYZER=$an PATHPROF_K=$2 PATHPROF_PRUNE=$budget PATHPROF_OUT=$P/$1.k$2.$3.prof \
+        /usr/bin/time -o "$P/.time" -f "%e %M" bash -c "$(declare -f run); P=$P lua_n=$lua_n run $1" >/dev/null
+    cat "$P/.time" >>"$P/$1.k$2.$3"
+}
+
+rm -f "$P"/*.exact "$P"/*.pruned "$P"/*.acc
+echo "bench/prune: $runs rounds of exact and pruned runs, k = $ks" >&2
+for ((r = 1; r <= runs; r++)); do
+    for p in $progs; do
+        for k in $ks; do
+            timed $p $k exact
+            timed $p $k pruned
+        done
+    done
+    echo "bench/prune: round $r of $runs done" >&2
+done
+for p in $progs; do
+    for k in $ks; do
+        PATHPROF_ANALYZER=ksf,ksf-pruned PATHPROF_K=$k PATHPROF_PRUNE=$budget \
+            PATHPROF_OUT=$P/$p.k$k.both.prof bash -c "$(declare -f run); P=$P lua_n=$lua_n run $p" >/dev/null
+        for phi in 1e-3 1e-4; do
+            echo "$phi $(perl "$check" accuracy "$P/$p.k$k.both.prof" $phi)" >>"$P/$p.k$k.acc"
+        done
+        perl "$check" bounds "$P/$p.k$k.both.prof" >"$P/$p.k$k.bounds" ||
+            { echo "bench/prune: $p k=$k: a bound does not hold:" >&2; cat "$P/$p.k$k.bounds" >&2; exit 1; }
+    done
+done
+
+med() {  # FILE COLUMN: the median
+    awk -v k="$2" '{ print $k }' "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%.15g", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+mb() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
+{
+    echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs (shared: noisy), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 -c of $(stat -c %s "$P/bzip2.in") bytes, lz4 -9 -c of $(stat -c %s "$P/lz4.in") bytes, lua work.lua $lua_n; PATHPROF_PRUNE=$budget; medians of $runs interleaved runs; 1 analyzer thread"
+    echo
+    echo "| program | k | exact s | pruned s | pruned / exact | RSS exact MB | RSS pruned MB | exact forests MB | pruned peak MB | pruned / exact forests | recall 1e-3 | precision 1e-3 | recall 1e-4 | precision 1e-4 | max rel. err (1e-3 / 1e-4) | avg rel. err (1e-3 / 1e-4) |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+    for p in $progs; do
+        for k in $ks; do
+            we=$(med "$P/$p.k$k.exact" 1) wp=$(med "$P/$p.k$k.pruned" 1)
+            re=$(med "$P/$p.k$k.exact" 2) rp=$(med "$P/$p.k$k.pruned" 2)
+            read -r _ r3 p3 x3 a3 _ _ eb pk < <(sed -n 1p "$P/$p.k$k.acc")
+            read -r _ r4 p4 x4 a4 _ _ _ _ < <(sed -n 2p "$P/$p.k$k.acc")
+            printf '| %s | %s | %s | %s | %.2f | %.1f | %.1f | %s | %s | %.4f | %s | %s | %s | %s | %s / %s | %s / %s |\n' \
+                "$p" "$k" "$we" "$wp" "$(awk -v a="$wp" -v b="$we" 'BEGIN { print a / b }')" \
+                "$(awk -v a="$re" 'BEGIN { print a / 1024 }')" "$(awk -v a="$rp" 'BEGIN { print a / 1024 }')" \
+                "$(mb "$eb")" "$(mb "$pk")" "$(awk -v a="$pk" -v b="$eb" 'BEGIN { print a / b }')" \
+                "$r3" "$p3" "$r4" "$p4" "$x3" "$x4" "$a3" "$a4"
+        done
+    done
+} | tee "$P/results.md"
+echo "bench/prune: results in $P/results.md" >&2
