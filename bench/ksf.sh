@@ -17,17 +17,20 @@
 # the native runs short (~0.1-0.3 s) to keep `make bench` under ~25 minutes;
 # --scale N multiplies them.
 #
-# Usage: bench/ksf.sh [--runs N] [--scale N] [--ks "1 2 ..."]
+# k8wN: k = 8 with PATHPROF_KSF_WORKERS=N (--workers N, default 2; 0: none).
+#
+# Usage: bench/ksf.sh [--runs N] [--scale N] [--ks "1 2 ..."] [--workers N]
 # shellcheck disable=SC2086,SC2046 # unquoted flag and word lists on purpose
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-runs=3 scale=1 ks="1 2 3 4 6 8 11 16"
+runs=3 scale=1 ks="1 2 3 4 6 8 11 16" workers=2
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
         --scale) scale=$2; shift 2 ;;
         --ks) ks=$2; shift 2 ;;
+        --workers) workers=$2; shift 2 ;;
         *) echo "bench/ksf.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
     esac
 done
@@ -144,6 +147,7 @@ run() {
 # Configurations: a build plus, for stream builds, the analyzer and k.
 configs="native fprofile-generate count blpp"
 for k in $ks; do configs="$configs k$k"; done
+[ "$workers" -gt 0 ] && configs="$configs k8w$workers"
 build_of() { case $1 in blpp|k*) echo stream ;; *) echo "$1" ;; esac; }
 # go P C: one run of configuration C of program P, stdout to $K/out, profile to $K/C.P.prof
 go() {
@@ -151,6 +155,9 @@ go() {
     b=$(build_of "$2")
     case $2 in
         blpp) PATHPROF_ANALYZER=blpp PATHPROF_OUT=$K/$2.$1.prof run "$1" "$b" ;;
+        k*w*) local kw=${2#k}
+              PATHPROF_ANALYZER=ksf PATHPROF_K=${kw%w*} PATHPROF_KSF_WORKERS=${kw#*w} \
+                  PATHPROF_OUT=$K/$2.$1.prof run "$1" "$b" ;;
         k*) PATHPROF_ANALYZER=ksf PATHPROF_K=${2#k} PATHPROF_OUT=$K/$2.$1.prof run "$1" "$b" ;;
         *) PATHPROF_OUT=$K/$2.$1.prof run "$1" "$b" ;;
     esac
@@ -208,7 +215,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
     echo "| program | k | path IDs | hash ops | hash ops / path ID | k-SF nodes | k-IPF nodes | analyzer M path IDs/s per core | analyzer busy s | blocked s | dropped + late |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for p in $progs; do
-        for c in blpp $(for k in $ks; do echo k$k; done); do
+        for c in blpp $(for k in $ks; do echo k$k; done) $([ "$workers" -gt 0 ] && echo k8w$workers); do
             f=$K/$p.$c.stats
             # wall events dropped late blocked_ns producers nthreads busy_ns tev [k kev ksf kipf hops]
             read -r _ ev dr la _ _ _ _ _ kk kev ksf kipf hops < <(sort -g "$f" | awk -v n="$(wc -l <"$f")" 'NR == int((n + 1) / 2)')
@@ -219,6 +226,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
                     "$(awk -v e="$ev" -v b="$bum" 'BEGIN { print (b > 0 ? e * 1e3 / b : 0) }')" \
                     "$(awk -v b="$bum" 'BEGIN { print b / 1e9 }')" "$(awk -v b="$blm" 'BEGIN { print b / 1e9 }')" "$((dr + la))"
             else
+                [ "$c" = "k$kk" ] || kk="$kk, ${c#*w} workers (busy: the owner only)"
                 printf '| %s | %s | %s | %s | %.3f | %s | %s | %.1f | %.2f | %.2f | %s |\n' "$p" "$kk" "$kev" "$hops" \
                     "$(awk -v h="$hops" -v e="$kev" 'BEGIN { print h / e }')" "$ksf" "$kipf" \
                     "$(awk -v e="$kev" -v b="$bum" 'BEGIN { print (b > 0 ? e * 1e3 / b : 0) }')" \
