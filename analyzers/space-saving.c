@@ -78,20 +78,18 @@ static void slot_delete(struct ss_summary *s, uint32_t j)
 
 static void heap_swap(struct ss_summary *s, uint32_t a, uint32_t b)
 {
-    uint32_t x = s->heap[a], y = s->heap[b];
-    s->heap[a] = y;
+    uint32_t x = s->heap[a];
+    s->heap[a] = s->heap[b];
     s->heap[b] = x;
-    s->e[y].heap = a;
-    s->e[x].heap = b;
 }
 
 static void sift_down(struct ss_summary *s, uint32_t p)
 {
     for (;;) {
         uint32_t l = 2 * p + 1, r = l + 1, m = p;
-        if (l < s->len && s->e[s->heap[l]].count < s->e[s->heap[m]].count)
+        if (l < s->len && s->e[s->heap[l]].key < s->e[s->heap[m]].key)
             m = l;
-        if (r < s->len && s->e[s->heap[r]].count < s->e[s->heap[m]].count)
+        if (r < s->len && s->e[s->heap[r]].key < s->e[s->heap[m]].key)
             m = r;
         if (m == p)
             return;
@@ -104,7 +102,7 @@ static void sift_up(struct ss_summary *s, uint32_t c)
 {
     while (c > 0) {
         uint32_t p = (c - 1) / 2;
-        if (s->e[s->heap[p]].count <= s->e[s->heap[c]].count)
+        if (s->e[s->heap[p]].key <= s->e[s->heap[c]].key)
             return;
         heap_swap(s, p, c);
         c = p;
@@ -180,7 +178,7 @@ static void insert(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
                    uint64_t count, uint64_t err)
 {
     uint32_t i = s->len++;
-    s->e[i] = (struct ss_entry){count, err, i, h};
+    s->e[i] = (struct ss_entry){count, err, count, h, 0};
     memcpy(s->labels + (size_t)i * s->n, labels, (size_t)s->n * sizeof *labels);
     s->heap[i] = i;
     s->slot[at] = i + 1;
@@ -198,8 +196,7 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     uint32_t i = find(s, labels, h, &at);
     s->total += w;
     if (i != UINT32_MAX) {
-        s->e[i].count += w;
-        sift_down(s, s->e[i].heap);
+        s->e[i].count += w; /* its key goes stale: see ss_entry */
         return;
     }
     if (s->len == s->cap && (s->cap_max == 0 || s->cap < s->cap_max)) {
@@ -218,7 +215,10 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     }
     /* Full: the minimum makes room, and the newcomer inherits its count
      * as error (its true count before this update was at most that). */
-    i = s->heap[0];
+    for (i = s->heap[0]; s->e[i].key != s->e[i].count; i = s->heap[0]) {
+        s->e[i].key = s->e[i].count;
+        sift_down(s, 0);
+    }
     uint64_t min = s->e[i].count;
     if (min > s->floor)
         s->floor = min;
@@ -227,7 +227,7 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     find(s, ss_labels(s, i), s->e[i].hash, &j);
     slot_delete(s, j);
     memcpy(s->labels + (size_t)i * s->n, labels, (size_t)s->n * sizeof *labels);
-    s->e[i].count = min + w;
+    s->e[i].count = s->e[i].key = min + w;
     s->e[i].err = min;
     s->e[i].hash = h;
     find(s, labels, h, &at);

@@ -12,7 +12,8 @@
  * The summary holds at most CAP_MAX items; it starts small and doubles up
  * to CAP_MAX (CAP_MAX 0: no limit, it never evicts), so its memory is
  * ss_bytes(n, cap) <= ss_bytes(n, cap_max) at every moment.  Eviction
- * takes the minimum of a binary heap (log cap); lookups go through an
+ * takes the minimum of a lazily kept binary heap (struct ss_entry's key);
+ * lookups go through an
  * open-addressing table of entry indices (linear probing, backward-shift
  * deletion, load <= 1/2).  Single-threaded. */
 #ifndef PATHPROF_SPACE_SAVING_H
@@ -25,8 +26,14 @@
 
 struct ss_entry {
     uint64_t count, err;
-    uint32_t heap;   /* its position in the heap */
+    /* The count when the entry last moved in the heap.  Counts only grow,
+     * so an update leaves the heap alone (no log m sift per update): the
+     * heap is ordered on these keys, and eviction refreshes stale keys at
+     * the top until the top's key is its count - then it is the minimum,
+     * since every other count >= its key >= the top's. */
+    uint64_t key;
     uint32_t hash;
+    uint32_t pad;
 };
 
 struct ss_summary {

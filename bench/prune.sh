@@ -30,7 +30,8 @@ while [ $# -gt 0 ]; do
         *) echo "bench/prune.sh: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
     esac
 done
-cli=$root/$build/bin/pathprof
+case $build in /*) ;; *) build=$root/$build ;; esac
+cli=$build/bin/pathprof
 [ -x "$cli" ] || { echo "bench/prune.sh: $cli is missing: run make first" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench/prune.sh: needs GNU time (/usr/bin/time) for peak RSS" >&2; exit 1; }
 PP_CFLAGS="$("$cli" config --cflags) -fplugin-arg-pathprof-mode=stream"
