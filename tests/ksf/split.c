@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int ntests, nfailed;
 
@@ -294,6 +296,55 @@ static struct result pooled(const uint64_t *ev, size_t n, uint32_t k, uint32_t n
     return r;
 }
 
+/* fork in the middle of a pooled run, after ksf_pool_quiesce as the
+ * runtime does: parent and child each finish the stream (the child on new
+ * workers) and each has the whole stream's k-IPF.  Not under TSan, which
+ * cannot follow threads created in the child of a multithreaded fork. */
+static void fork_case(const uint64_t *ev, size_t n, const char *want)
+{
+#ifndef __SANITIZE_THREAD__
+    struct ksf_owner o;
+    ksf_owner_init(&o, 4);
+    struct ksf_pool *p = ksf_pool_create(4, 2, NULL);
+    if (p == NULL) {
+        ok(0, "fork: a pool");
+        return;
+    }
+    size_t at = 0;
+    for (; at < n / 2; at += 7)
+        ksf_pool_submit(p, ksf_owner_batch(&o, ev + at, 7));
+    ksf_pool_quiesce(p);
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0)
+        ksf_pool_after_fork_child(p);
+    for (; at < n; at += 7)
+        ksf_pool_submit(p, ksf_owner_batch(&o, ev + at, n - at < 7 ? n - at : 7));
+    struct ksf_forest ipf;
+    struct ksf_stats st;
+    memset(&st, 0, sizeof st);
+    ksf_forest_init(&ipf);
+    ksf_pool_finish(p, &ipf, &st);
+    char *got = forest_text(&ipf);
+    int same = strcmp(got, want) == 0;
+    free(got);
+    ksf_forest_free(&ipf);
+    ksf_pool_free(p);
+    ksf_owner_free(&o);
+    if (child == 0)
+        _exit(same ? 0 : 1);
+    int status = -1;
+    waitpid(child, &status, 0);
+    ok(same, "fork: the parent's workers finish the stream, the k-IPF of one builder");
+    ok(child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+       "fork: the child's new workers finish the stream, the k-IPF of one builder");
+#else
+    (void)ev;
+    (void)n;
+    (void)want;
+#endif
+}
+
 /* Path events in the stream, by the docs/streaming.md rules: every word
  * that is not part of a marker. */
 static uint64_t path_events(const uint64_t *ev, size_t n)
@@ -363,6 +414,12 @@ int main(int argc, char **argv)
            "one batch: hash operations as one builder's");
         free(want.text);
         free(got.text);
+    }
+    {
+        size_t n = gen_stream(ev, 4000);
+        struct result want = whole(ev, n, 4);
+        fork_case(ev, n, want.text);
+        free(want.text);
     }
     char name[120];
     snprintf(name, sizeof name, "without windows the forests differ (%d of %d splits)",
