@@ -385,7 +385,7 @@ int cmd_report(int argc, char **argv)
         pruned = true; /* the only k-iteration paths the file has */
     if (k && !pruned && !prof.kipf) {
         error_in_file(file, "no KIPF section: k-iteration paths are recorded in stream mode "
-                            "with PATHPROF_ANALYZER=ksf (or ksf-pruned)");
+                            "with PATHPROF_ANALYZER=ksf");
         status = EXIT_NOT_FOUND;
     }
     if (pruned && !prof.kprune) {
