@@ -45,7 +45,7 @@ if (open my $fh, '<', "$dir/probe.txt") {
 }
 
 my (%fig, @summary);
-my @csv_cols = (qw(program kind configuration build env status runs time_median_s time_min_s time_max_s x_native x_count
+my @csv_cols = (qw(program kind configuration build env status note runs time_median_s time_min_s time_max_s x_native x_count
                    user_s sys_s maxrss_kb), @sw, @hw,
                 qw(cpi profile_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
                    hash_ops_per_path_id prune_budget prune_peak prune_epochs paths_executed hash_updates
@@ -71,6 +71,7 @@ for my $p (@programs) {
             $r{status} = 'not run';
         } else {
             $r{status} = 'ok';
+            if (open my $fh, '<', "$d/note") { $r{note} = <$fh> // ''; chomp $r{note}; }
         }
         $r{runs} = @runs;
         if ($r{status} eq 'ok') {
@@ -172,7 +173,7 @@ for my $p (@programs) {
             push @md, "| $c | **$r->{status}** |" . (' - |' x 15);
             next;
         }
-        push @md, '| ' . join(' | ', $c, 'ok', $r->{runs}, fnum($r->{time_median_s}, 3), fnum($r->{time_min_s}, 3), fnum($r->{time_max_s}, 3),
+        push @md, '| ' . join(' | ', $c, $r->{note} ? "ok, $r->{note}" : 'ok', $r->{runs}, fnum($r->{time_median_s}, 3), fnum($r->{time_min_s}, 3), fnum($r->{time_max_s}, 3),
             $r->{x_native}, $r->{x_count}, fnum($r->{'task-clock'}, 3), fnum($r->{'context-switches'}), fnum($r->{'cpu-migrations'}),
             fnum($r->{cycles}), fnum($r->{instructions}), $r->{cpi}, fnum($r->{'l1d-misses'}), fnum($r->{'llc-misses'}), fnum($r->{'branch-misses'})) . ' |';
     }

@@ -9,7 +9,8 @@
 # any machine; plus two configurations that must be reported broken: one
 # whose output differs from native's (--define broken=count:TINY_BREAK=1)
 # and one whose runtime rejects a setting (--sweep PATHPROF_CHUNK=3, not a
-# power of two). Checked: every row and column of the Markdown and CSV
+# power of two); and a drop-policy configuration that loses events on
+# purpose, which is measured (not broken) and marked inexact. Checked: every row and column of the Markdown and CSV
 # tables, ratios recomputed from the CSV, "n/c" and never a number for the
 # hardware events, the fallback said in the results, cachegrind figures
 # (skipped only when valgrind is not installed: make check installs it),
@@ -24,6 +25,7 @@ OUT=$T/out
 export PATHPROF_BUILD=$PP_BUILD
 PERFCTL_FORCE_NO_HW=1 "$PERFCTL" run --programs tiny --programs-dir "$ROOT/tests/perfctl/programs" \
     --configs count --define broken=count:TINY_BREAK=1 --sweep PATHPROF_CHUNK=3 \
+    --define dropper=stream-blpp:PATHPROF_POLICY=drop:PATHPROF_CHUNK=16:PATHPROF_CHUNKS=2 \
     --runs 2 --out "$OUT" --no-plot >"$T/run.log" 2>&1
 rc=$?
 is "$rc" 0 "perfctl run exits 0 (broken configurations are reported, not fatal)" || diag "$(tail -n 20 "$T/run.log")"
@@ -35,7 +37,7 @@ ok "tiny.md, tiny.csv and results.md are written" test -s "$md" -a -s "$csv" -a 
 hdr=$(grep -m1 '^| configuration | status | runs | median s' "$md")
 ncol=$(echo "$hdr" | awk -F'|' '{ print NF - 2 }')
 is "$ncol" 17 "the time/counter table has 17 columns"
-for c in native count broken stream-blpp@CHUNK=3; do
+for c in native count broken stream-blpp@CHUNK=3 dropper; do
     row=$(awk -v c="$c" -F'|' '$2 == " " c " " { print; exit }' "$md")
     is "$(echo "$row" | awk -F'|' '{ print NF - 2 }')" "$ncol" "row $c has every column"
 done
@@ -51,9 +53,18 @@ like "$(grep '^| stream-blpp@CHUNK=3 |' "$md")" '\*\*BROKEN: the runtime said: p
     "a configuration whose runtime rejects a setting is reported BROKEN, naming the variable"
 like "$(cat "$T/run.log")" 'broken is BROKEN' "the run says so as it happens"
 
+# lost: the 4th value of dropper's row in the last table (profiles and analyzers)
+lost=$(awk -F'|' '$2 == " dropper " { v = $5 } END { gsub(/ /, "", v); print v }' "$md")
+like "$(grep '^| dropper |' "$md" | head -n 1)" '^\| dropper \| ok' "the drop policy losing events is measured, not broken"
+if [ "${lost:-0}" -gt 0 ] 2>/dev/null; then
+    like "$(grep '^| dropper |' "$md" | head -n 1)" 'ok, inexact \(PATHPROF_POLICY=drop dropped events\)' "and marked inexact ($lost events lost)"
+else
+    is "$(grep -c '^| dropper | ok, inexact' "$md")" 0 "no events lost, so not marked inexact"
+fi
+
 # --- the CSV: header, a row per configuration, same field count, ratios ---
 nh=$(head -n 1 "$csv" | awk -F, '{ print NF }')
-is "$(wc -l <"$csv")" 5 "CSV: header + 4 configurations"
+is "$(wc -l <"$csv")" 6 "CSV: header + 5 configurations"
 for col in time_median_s time_min_s time_max_s x_native x_count task-clock context-switches cpu-migrations cycles instructions l1d-misses llc-misses branch-misses cg_Ir cg_D1_miss_pct cg_LL_miss_pct profile_bytes; do
     head -n 1 "$csv" | tr ',' '\n' | grep -qx -- "$col" || fail "CSV column $col is missing"
 done
