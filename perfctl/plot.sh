@@ -52,6 +52,8 @@ plot() {
         [ -n "$ref" ] && printf '%s with lines dashtype 2 lc rgb "gray" title "%s", ' "${ref%%:*}" "${ref#*:}"
         local i sep=''
         for ((i = 2; i <= n; i++)); do
+            # a program without a value in this series is left out of the key
+            awk -F'\t' -v i="$i" '!/^#/ && $i != "?" { f = 1 } END { exit !f }' "$f" || continue
             printf '%s"%s" using 1:%d with linespoints lw 2 pt %d title columnhead(%d)' "$sep" "$f" "$i" "$((i + 4))" "$i"
             sep=', '
         done
