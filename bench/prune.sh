@@ -7,20 +7,23 @@
 #     pruned run, median of --runs;
 #   - what the analyzers hold: exact = (k-SF + k-IPF nodes) x 24 bytes
 #     (a lower bound of its forests' peak), pruned = its own peak counter;
-#   - from one run with both analyzers on one stream
-#     (tests/prune/check.pl accuracy): recall and precision of the hot
-#     sequences (count >= phi x N_n, every length 1..k) at phi = 1e-3 and
-#     1e-4, max and average relative error of the reported upper bound.
+#     the budget is 1% of the exact figure (at least 64K) unless --budget;
+#   - the exact and the pruned profiles of the same (deterministic) workload
+#     compared by bench/prune-accuracy.c (which also checks that both saw
+#     the same N_n and that every bound it can check holds): recall and
+#     precision of the hot sequences (count >= phi x N_n, every length
+#     1..k) at phi = 1e-3 and 1e-4, max and average relative error of the
+#     reported upper bound over the hot sequences.
 # Results: build/bench/prune/results.md.
 #
 # Usage: bench/prune.sh [--runs N] [--ks "8 16 32"] [--budget SIZE] [--build DIR]
-#   --budget: PATHPROF_PRUNE (default 1M); --build: the pathprof build to
-#   use (default build, as make bench).
+#   --budget: PATHPROF_PRUNE for every run (default: 1% of the exact
+#   forests); --build: the pathprof build to use (default build).
 # shellcheck disable=SC2086,SC2046 # unquoted flag and word lists on purpose
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-runs=3 ks="8 16 32" budget=1M build=build
+runs=3 ks="8 16 32" budget= build=build
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
@@ -36,11 +39,11 @@ cli=$build/bin/pathprof
 [ -x /usr/bin/time ] || { echo "bench/prune.sh: needs GNU time (/usr/bin/time) for peak RSS" >&2; exit 1; }
 PP_CFLAGS="$("$cli" config --cflags) -fplugin-arg-pathprof-mode=stream"
 PP_LIBS=$("$cli" config --libs)
-check=$root/tests/prune/check.pl
 B=$root/build/bench
 P=$B/prune
 mkdir -p "$P"
 export PATHPROF_QUIET=1 PATHPROF_POLICY=block
+gcc -O2 -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE bench/prune-accuracy.c -o "$P/prune-accuracy"
 
 bz_src=$(bench/fetch-bzip2.sh "$B")
 lz_lib=$(bench/fetch-src.sh "$B" lz4 lz4hc.c)
@@ -105,35 +108,36 @@ run() {
         lua) "$P/lua" "$P/work.lua" $lua_n ;;
     esac
 }
-# timed P K WHAT: one run, appends "wall_s maxrss_kb" to $P/P.kK.WHAT
+# timed P K WHAT [BUDGET]: one run, appends "wall_s maxrss_kb" to $P/P.kK.WHAT
 timed() {
     local an
     case $3 in exact) an=ksf ;; pruned) an=ksf-pruned ;; esac
-    PATHPROF_ANALYZER=$an PATHPROF_K=$2 PATHPROF_PRUNE=$budget PATHPROF_OUT=$P/$1.k$2.$3.prof \
+    PATHPROF_ANALYZER=$an PATHPROF_K=$2 PATHPROF_PRUNE=${4:-off} PATHPROF_OUT=$P/$1.k$2.$3.prof \
         /usr/bin/time -o "$P/.time" -f "%e %M" bash -c "$(declare -f run); P=$P lua_n=$lua_n run $1" >/dev/null
     cat "$P/.time" >>"$P/$1.k$2.$3"
 }
 
-rm -f "$P"/*.exact "$P"/*.pruned "$P"/*.acc
+rm -f "$P"/*.exact "$P"/*.pruned "$P"/*.acc "$P"/*.budget
 echo "bench/prune: $runs rounds of exact and pruned runs, k = $ks" >&2
 for ((r = 1; r <= runs; r++)); do
     for p in $progs; do
         for k in $ks; do
             timed $p $k exact
-            timed $p $k pruned
+            if [ ! -s "$P/$p.k$k.budget" ]; then
+                b=$budget
+                [ -n "$b" ] || b=$("$P/prune-accuracy" --exact-bytes "$P/$p.k$k.exact.prof" |
+                                   awk '{ b = int($1 / 100); print b < 65536 ? 65536 : b }')
+                echo "$b" >"$P/$p.k$k.budget"
+            fi
+            timed $p $k pruned "$(cat "$P/$p.k$k.budget")"
         done
     done
     echo "bench/prune: round $r of $runs done" >&2
 done
 for p in $progs; do
     for k in $ks; do
-        PATHPROF_ANALYZER=ksf,ksf-pruned PATHPROF_K=$k PATHPROF_PRUNE=$budget \
-            PATHPROF_OUT=$P/$p.k$k.both.prof bash -c "$(declare -f run); P=$P lua_n=$lua_n run $p" >/dev/null
-        for phi in 1e-3 1e-4; do
-            echo "$phi $(perl "$check" accuracy "$P/$p.k$k.both.prof" $phi)" >>"$P/$p.k$k.acc"
-        done
-        perl "$check" bounds "$P/$p.k$k.both.prof" >"$P/$p.k$k.bounds" ||
-            { echo "bench/prune: $p k=$k: a bound does not hold:" >&2; cat "$P/$p.k$k.bounds" >&2; exit 1; }
+        "$P/prune-accuracy" "$P/$p.k$k.exact.prof" "$P/$p.k$k.pruned.prof" 1e-3 1e-4 >"$P/$p.k$k.acc" ||
+            { echo "bench/prune: $p k=$k: the pruned profile does not match the exact one" >&2; exit 1; }
     done
 done
 
@@ -143,20 +147,20 @@ med() {  # FILE COLUMN: the median
 mb() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
 {
     echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs (shared: noisy), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 -c of $(stat -c %s "$P/bzip2.in") bytes, lz4 -9 -c of $(stat -c %s "$P/lz4.in") bytes, lua work.lua $lua_n; PATHPROF_PRUNE=$budget; medians of $runs interleaved runs; 1 analyzer thread"
+    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 -c of $(stat -c %s "$P/bzip2.in") bytes, lz4 -9 -c of $(stat -c %s "$P/lz4.in") bytes, lua work.lua $lua_n; PATHPROF_PRUNE = ${budget:-1% of the exact forests, at least 64K}; medians of $runs interleaved runs; 1 analyzer thread"
     echo
-    echo "| program | k | exact s | pruned s | pruned / exact | RSS exact MB | RSS pruned MB | exact forests MB | pruned peak MB | pruned / exact forests | recall 1e-3 | precision 1e-3 | recall 1e-4 | precision 1e-4 | max rel. err (1e-3 / 1e-4) | avg rel. err (1e-3 / 1e-4) |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+    echo "| program | k | exact s | pruned s | pruned / exact | RSS exact MB | RSS pruned MB | exact forests MB | PATHPROF_PRUNE | pruned peak MB | pruned / exact forests | recall 1e-3 | precision 1e-3 | recall 1e-4 | precision 1e-4 | max rel. err (1e-3 / 1e-4) | avg rel. err (1e-3 / 1e-4) |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
     for p in $progs; do
         for k in $ks; do
             we=$(med "$P/$p.k$k.exact" 1) wp=$(med "$P/$p.k$k.pruned" 1)
             re=$(med "$P/$p.k$k.exact" 2) rp=$(med "$P/$p.k$k.pruned" 2)
             read -r _ r3 p3 x3 a3 _ _ eb pk < <(sed -n 1p "$P/$p.k$k.acc")
             read -r _ r4 p4 x4 a4 _ _ _ _ < <(sed -n 2p "$P/$p.k$k.acc")
-            printf '| %s | %s | %s | %s | %.2f | %.1f | %.1f | %s | %s | %.4f | %s | %s | %s | %s | %s / %s | %s / %s |\n' \
+            printf '| %s | %s | %s | %s | %.2f | %.1f | %.1f | %s | %s | %s | %.4f | %s | %s | %s | %s | %s / %s | %s / %s |\n' \
                 "$p" "$k" "$we" "$wp" "$(awk -v a="$wp" -v b="$we" 'BEGIN { print a / b }')" \
                 "$(awk -v a="$re" 'BEGIN { print a / 1024 }')" "$(awk -v a="$rp" 'BEGIN { print a / 1024 }')" \
-                "$(mb "$eb")" "$(mb "$pk")" "$(awk -v a="$pk" -v b="$eb" 'BEGIN { print a / b }')" \
+                "$(mb "$eb")" "$(cat "$P/$p.k$k.budget")" "$(mb "$pk")" "$(awk -v a="$pk" -v b="$eb" 'BEGIN { print a / b }')" \
                 "$r3" "$p3" "$r4" "$p4" "$x3" "$x4" "$a3" "$a4"
         done
     done
