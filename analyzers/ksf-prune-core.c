@@ -154,7 +154,9 @@ void kp_make_room(struct kp_core *c, struct kp_thread *t)
 {
     for (;;) {
         size_t after = grown_bytes(t);
-        if (c->budget == 0 || c->forest_bytes - t->bytes + after <= c->forest_share)
+        /* Growing holds the old arrays and the new ones for a moment
+         * (realloc may move, the root table is rebuilt): both count. */
+        if (c->budget == 0 || c->forest_bytes + after <= c->forest_share)
             break;
         if (t->b.f.len > 1) {
             flush(c, t); /* the common case: this thread's epoch ends */

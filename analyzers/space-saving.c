@@ -109,9 +109,9 @@ static void sift_up(struct ss_summary *s, uint32_t c)
     }
 }
 
+/* Into a fresh (zeroed) table. */
 static void rehash(struct ss_summary *s)
 {
-    memset(s->slot, 0, (size_t)s->nslots * sizeof *s->slot);
     for (uint32_t i = 0; i < s->len; i++) {
         uint32_t j = s->e[i].hash & (s->nslots - 1);
         while (s->slot[j] != 0)
@@ -136,7 +136,9 @@ static int set_cap(struct ss_summary *s, uint32_t cap)
         return -1;
     s->heap = h;
     uint32_t nslots = slots_for(cap);
-    uint32_t *slot = malloc((size_t)nslots * sizeof *slot);
+    /* calloc: a large empty table costs address space, not memory,
+     * until it fills. */
+    uint32_t *slot = calloc(nslots, sizeof *slot);
     if (slot == NULL)
         return -1;
     free(s->slot);
@@ -152,7 +154,10 @@ int ss_init(struct ss_summary *s, uint32_t n, uint32_t cap_max)
     memset(s, 0, sizeof *s);
     s->n = n;
     s->cap_max = cap_max;
-    uint32_t cap = cap_max && cap_max < SS_MIN_CAP ? cap_max : SS_MIN_CAP;
+    /* A bounded summary gets its whole room at once: growing by doubling
+     * would hold the old and the new arrays for a moment, beyond what the
+     * budget planned.  Untouched pages cost nothing until used. */
+    uint32_t cap = cap_max ? cap_max : SS_MIN_CAP;
     if (set_cap(s, cap) != 0) {
         ss_free(s);
         s->failed = 1;

@@ -9,9 +9,9 @@
  *   - an item not monitored has true(x) <= floor;
  *   - as long as no item was ever evicted, floor = err = 0 and counts are
  *     exact; once full, floor <= N / cap.
- * The summary holds at most CAP_MAX items; it starts small and doubles up
- * to CAP_MAX (CAP_MAX 0: no limit, it never evicts), so its memory is
- * ss_bytes(n, cap) <= ss_bytes(n, cap_max) at every moment.  Eviction
+ * The summary holds at most CAP_MAX items, allocated at once (its memory
+ * is ss_bytes(n, cap_max) from the start, touched as it fills); with
+ * CAP_MAX 0 it starts small, doubles, and never evicts.  Eviction
  * takes the minimum of a lazily kept binary heap (struct ss_entry's key);
  * lookups go through an
  * open-addressing table of entry indices (linear probing, backward-shift
