@@ -46,7 +46,7 @@ if (open my $fh, '<', "$dir/probe.txt") {
 
 my (%fig, @summary);
 my @csv_cols = (qw(program kind configuration build env status note runs time_median_s time_min_s time_max_s x_native x_count
-                   user_s sys_s maxrss_kb), @sw, @hw,
+                   user_s sys_s maxrss_kb), @sw, qw(task_clock_x_native), @hw,
                 qw(cpi profile_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
                    hash_ops_per_path_id prune_budget prune_peak prune_epochs paths_executed hash_updates
                    cg_Ir cg_x_native cg_x_count cg_D1_miss_pct cg_LL_miss_pct cg_branch_mispred_pct
@@ -140,6 +140,8 @@ for my $p (@programs) {
         next unless ($r->{status} // '') eq 'ok';
         $r->{x_native} = ratio($r->{time_median_s}, $nat && $nat->{time_median_s});
         $r->{x_count} = ratio($r->{time_median_s}, $cnt && $cnt->{status} eq 'ok' ? $cnt->{time_median_s} : undef);
+        $r->{task_clock_x_native} = ($r->{'task-clock'} ne 'n/c' && $nat && ($nat->{'task-clock'} // 'n/c') ne 'n/c')
+            ? ratio($r->{'task-clock'}, $nat->{'task-clock'}) : 'n/c';
         if (($r->{cg_Ir} // '') =~ /^\d+$/) {
             $r->{cg_x_native} = ratio($r->{cg_Ir}, $nat && $nat->{cg_Ir});
             $r->{cg_x_count} = ratio($r->{cg_Ir}, $cnt && ($cnt->{cg_Ir} // '') =~ /^\d+$/ ? $cnt->{cg_Ir} : undef);
@@ -164,17 +166,17 @@ for my $p (@programs) {
     my @md;
     push @md, "## $p ($prog->{kind}): $prog->{desc}", '';
     push @md, "$prog->{version}; timed workload: `$prog->{workload}`" . ($prog->{cg_workload} ? "; cachegrind workload: `$prog->{cg_workload}`" : '') . '.', '';
-    push @md, "Time: wall seconds, median of the runs (min, max); x native and x count: median / the native and counting-mode medians of the same `perfctl run`. Counters: medians; n/c = not counted by this machine.", '';
-    push @md, '| configuration | status | runs | median s | min s | max s | x native | x count | task-clock s | ctx switches | migrations | cycles | instructions | CPI | L1d misses | LLC misses | branch misses |';
-    push @md, '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+    push @md, "Time: wall seconds, median of the runs (min, max); x native and x count: median / the native and counting-mode medians of the same `perfctl run`. task-clock: CPU time of all the program's threads (the analyzer threads included), less disturbed than wall time by other load on the machine. Counters: medians; n/c = not counted by this machine.", '';
+    push @md, '| configuration | status | runs | median s | min s | max s | x native | x count | task-clock s | task-clock x native | ctx switches | migrations | cycles | instructions | CPI | L1d misses | LLC misses | branch misses |';
+    push @md, '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
     for my $c (grep { $row{$_} } @configs) {
         my $r = $row{$c};
         if ($r->{status} ne 'ok') {
-            push @md, "| $c | **$r->{status}** |" . (' - |' x 15);
+            push @md, "| $c | **$r->{status}** |" . (' - |' x 16);
             next;
         }
         push @md, '| ' . join(' | ', $c, $r->{note} ? "ok, $r->{note}" : 'ok', $r->{runs}, fnum($r->{time_median_s}, 3), fnum($r->{time_min_s}, 3), fnum($r->{time_max_s}, 3),
-            $r->{x_native}, $r->{x_count}, fnum($r->{'task-clock'}, 3), fnum($r->{'context-switches'}), fnum($r->{'cpu-migrations'}),
+            $r->{x_native}, $r->{x_count}, fnum($r->{'task-clock'}, 3), $r->{task_clock_x_native}, fnum($r->{'context-switches'}), fnum($r->{'cpu-migrations'}),
             fnum($r->{cycles}), fnum($r->{instructions}), $r->{cpi}, fnum($r->{'l1d-misses'}), fnum($r->{'llc-misses'}), fnum($r->{'branch-misses'})) . ' |';
     }
     push @md, '';
