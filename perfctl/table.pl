@@ -44,7 +44,7 @@ if (open my $fh, '<', "$dir/probe.txt") {
     while (<$fh>) { chomp; my ($e, $yes, $why) = split / /, $_, 3; $probe_no{$e} = $why // '' if $yes eq 'no'; }
 }
 
-my (%fig, @summary);
+my (%fig, @summary, %xsum);
 my @csv_cols = (qw(program kind configuration build env status note runs time_median_s time_min_s time_max_s x_native x_count
                    user_s sys_s maxrss_kb), @sw, qw(task_clock_x_native), @hw,
                 qw(cpi profile_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
@@ -146,6 +146,12 @@ for my $p (@programs) {
             $r->{cg_x_native} = ratio($r->{cg_Ir}, $nat && $nat->{cg_Ir});
             $r->{cg_x_count} = ratio($r->{cg_Ir}, $cnt && ($cnt->{cg_Ir} // '') =~ /^\d+$/ ? $cnt->{cg_Ir} : undef);
         }
+    }
+
+    for my $c (keys %row) {
+        my $r = $row{$c};
+        $xsum{$c}{$p} = $r->{status} eq 'ok' ? "$r->{x_native} / $r->{task_clock_x_native}" . ($r->{cg_x_native} ? " / $r->{cg_x_native}" : '')
+                      : $r->{status} =~ /^BROKEN/ ? 'broken' : '-';
     }
 
     # CSV: every column.
@@ -254,6 +260,14 @@ if ($nohw) {
     print $out "**Hardware events are missing: fallback to software events"
         . ($meta->{cachegrind} ? " plus valgrind --tool=cachegrind for instruction counts and simulated cache miss rates" : " only (valgrind not available: no instruction counts)")
         . ".**\n";
+}
+my @present = grep { -d "$dir/raw/$_" } @programs;
+print $out "\n## Summary: cost relative to native\n\n";
+print $out "Each cell: wall time x native / task-clock (CPU time, all threads) x native" . ($meta->{cachegrind} ? " / cachegrind instructions x native (small workload)" : '') . "; medians of the same run. broken: see the program's table.\n\n";
+print $out '| configuration | ' . join(' | ', @present) . " |\n";
+print $out '| --- |' . (' ---: |' x @present) . "\n";
+for my $c (grep { $xsum{$_} } @configs) {
+    print $out "| $c | " . join(' | ', map { $xsum{$c}{$_} // '-' } @present) . " |\n";
 }
 print $out "\n", join("\n", @summary), "\n";
 close $out;
