@@ -156,8 +156,9 @@ void kp_make_room(struct kp_core *c, struct kp_thread *t)
         size_t after = grown_bytes(t);
         /* Growing holds the old arrays and the new ones for a moment
          * (realloc may move, the root table is rebuilt): both count. */
-        if (c->budget == 0 || c->forest_bytes + after <= c->forest_share)
-            break;
+        if (c->budget == 0 || after == t->bytes ||
+            c->forest_bytes + after <= c->forest_share)
+            break; /* no growth needed, or it fits */
         if (t->b.f.len > 1) {
             flush(c, t); /* the common case: this thread's epoch ends */
             continue;

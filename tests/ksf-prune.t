@@ -26,6 +26,9 @@ run() {
     PATHPROF_ANALYZER=ksf,ksf-pruned PATHPROF_K=$k PATHPROF_PRUNE=$budget PATHPROF_OUT=$R.out \
         PATHPROF_QUIET=1 "$T/shapes" "$@" >"$R.stdout" 2>"$R.stderr"
     [ -s "$R.out" ] || { fail "$name: profile written" "$(head -n 5 "$R.stderr")"; return 1; }
+    # PATHPROF_QUIET: any line is a warning (an overrun of the budget, lost events)
+    [ -s "$R.stderr" ] && { fail "$name: the runtime is quiet" "$(head -n 5 "$R.stderr")"; return 1; }
+    return 0
 }
 
 # check MODE NAME K BUDGET ARGS...

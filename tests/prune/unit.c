@@ -229,8 +229,9 @@ static void finish(struct run *r, const char *name)
     ok(listed, "%s: all %llu sequences above their length's floor monitored (%llu lengths "
        "evicting)", name, (unsigned long long)hot, (unsigned long long)evicting);
     ok(floors, "%s: floor_n <= N_n / m (m = %u)", name, c->m);
-    ok(c->budget == 0 || c->peak <= c->budget, "%s: peak %llu <= budget %llu, %llu epochs",
-       name, (unsigned long long)c->peak, (unsigned long long)c->budget,
+    ok((c->budget == 0 || c->peak <= c->budget) && c->overruns == 0 && !c->failed,
+       "%s: peak %llu <= budget %llu, never overrun, %llu epochs", name,
+       (unsigned long long)c->peak, (unsigned long long)c->budget,
        (unsigned long long)c->epochs);
     if (c->budget == 0)
         ok(exact && r->bf.len == nseq, "%s: no budget: exact (%llu of %zu sequences)", name,
