@@ -12,6 +12,9 @@
 # header, JSON lo/hi) and damaged sections (clear errors).
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
+# The programs below must run quiet (their stderr is checked): tap.sh has
+# read PATHPROF_BUILD already, and the runtime would warn about it.
+unset PATHPROF_BUILD
 CHECK=$TAP_ROOT/tests/prune/check.pl
 STREAM=-fplugin-arg-pathprof-mode=stream
 PP_CLI=${PP_CLI:-$PP_BUILD/bin/pathprof}
