@@ -8,7 +8,8 @@
 # tests/ksf/oracle.pl checks every profile against brute force on its
 # trace, and "same" compares the forests of 0 and n workers path by path.
 # Also: the variable's bad values, the workers really run (and exist per
-# analyzer thread), a program whose main calls pthread_exit still ends.
+# analyzer thread), their pinning along PATHPROF_CPUS, a program whose main
+# calls pthread_exit still ends.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 # The harness's own variable would be warned about by every run.
@@ -123,8 +124,9 @@ cat >"$T/count.c" <<'C'
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
-/* The program's own threads named pathprof-w*, after some path events. */
-int main(void)
+/* The program's own threads named pathprof-w*, after some path events;
+ * with an argument, each one's name and CPUs ("pathprof-w0 1") too. */
+int main(int argc, char **argv)
 {
     volatile int s = 0;
     for (int i = 0; i < 1000; i++)
@@ -136,8 +138,19 @@ int main(void)
         char path[300], comm[64] = "";
         snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
         FILE *f = fopen(path, "r");
-        if (f && fgets(comm, sizeof comm, f) && strncmp(comm, "pathprof-w", 10) == 0)
+        if (f && fgets(comm, sizeof comm, f) && strncmp(comm, "pathprof-w", 10) == 0) {
             n++;
+            char line[256];
+            FILE *st;
+            snprintf(path, sizeof path, "/proc/self/task/%s/status", e->d_name);
+            comm[strcspn(comm, "\n")] = '\0';
+            if (argc > 1 && (st = fopen(path, "r")) != NULL) {
+                while (fgets(line, sizeof line, st))
+                    if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+                        fprintf(stderr, "%s %s", comm, line + 18 + strspn(line + 18, " \t"));
+                fclose(st);
+            }
+        }
         if (f)
             fclose(f);
     }
@@ -156,6 +169,20 @@ if pp_cc "$T/count" "$T/count.c" $STREAM -O2; then
     done
     got=$(PATHPROF_ANALYZER=blpp PATHPROF_KSF_WORKERS=2 PATHPROF_OUT=$T/count.out "$T/count")
     is "$got" 0 "no ksf analyzer: no workers"
+    # Pinning: along PATHPROF_CPUS after the analyzer threads (cyclically).
+    mask=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)
+    if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && taskset -c 1 true 2>/dev/null; then
+        PATHPROF_ANALYZER=ksf PATHPROF_KSF_WORKERS=2 PATHPROF_CPUS=0,1 PATHPROF_OUT=$T/count.out \
+            "$T/count" cpus >/dev/null 2>"$T/cpus.err"
+        is "$(sort "$T/cpus.err" | tr '\n' ' ')" "pathprof-w0 1 pathprof-w1 0 " \
+            "PATHPROF_CPUS=0,1: analyzer on 0, workers on 1 and 0"
+        PATHPROF_ANALYZER=ksf PATHPROF_KSF_WORKERS=2 PATHPROF_CPUS=none PATHPROF_OUT=$T/count.out \
+            "$T/count" cpus >/dev/null 2>"$T/cpus.err"
+        is "$(sort "$T/cpus.err" | tr '\n' ' ')" "pathprof-w0 $mask pathprof-w1 $mask " \
+            "PATHPROF_CPUS=none: workers unpinned"
+    else
+        skip "pinning: needs CPUs 0 and 1" 2
+    fi
     for v in 17 -1 abc ''; do
         got=$(PATHPROF_ANALYZER=ksf PATHPROF_KSF_WORKERS=$v PATHPROF_OUT=$T/count.out \
               "$T/count" 2>"$T/bad.err")
