@@ -46,6 +46,7 @@ plot() {
         echo "set datafile separator '\t'"
         echo "set key outside right top"
         echo "set grid ytics"
+        echo "set offsets graph 0, graph 0, graph 0.05, graph 0"
         echo "set xtics (1, 2, 3, 4, 6, 8, 11, 16)"
         if [ "${LOGY:-0}" = 1 ]; then echo "set logscale y 2"; else echo "set yrange [0:*]"; fi
         printf 'plot '
@@ -54,7 +55,7 @@ plot() {
         for ((i = 2; i <= n; i++)); do
             # a program without a value in this series is left out of the key
             awk -F'\t' -v i="$i" '!/^#/ && $i != "?" { f = 1 } END { exit !f }' "$f" || continue
-            printf '%s"%s" using 1:%d with linespoints lw 2 pt %d title columnhead(%d)' "$sep" "$f" "$i" "$((i + 4))" "$i"
+            printf '%s"%s" using 1:%d with linespoints lw 2 lc %d pt %d title columnhead(%d)' "$sep" "$f" "$i" "$((i - 1))" "$((i + 4))" "$i"
             sep=', '
         done
         echo
@@ -68,7 +69,7 @@ plot() {
 }
 
 LOGY=1 plot "$data/fig8.dat" "$fig/fig8-overhead.svg" "Fig. 8: time of k-BLPP (ksf) relative to BLPP (stream blpp)" "time(ksf k) / time(blpp)" "1:BLPP"
-plot "$data/fig9.dat" "$fig/fig9-hashops.svg" "Fig. 9: hash-table operations of k-BLPP relative to BLPP" "hash ops / path ID" "1:BLPP (1 per path ID)"
+plot "$data/fig9.dat" "$fig/fig9-hashops.svg" "Fig. 9: hash-table operations of k-BLPP relative to BLPP" "hash ops / path ID" "1:BLPP"
 plot "$data/cpi.dat" "$fig/fig10-cpi.svg" "Fig. 10a: cycles per instruction (hardware counters)" "CPI"
 if has_data "$data/l1hw.dat"; then
     plot "$data/l1hw.dat" "$fig/fig10-l1.svg" "Fig. 10b: L1 data cache misses (hardware counters)" "L1d misses / 1000 instructions"

@@ -30,7 +30,7 @@ sub fnum {    # a number for a table: integers with no decimals
     return sprintf('%.0f', $v);
 }
 sub ratio { my ($a, $b, $d) = @_; return (defined $a && defined $b && $b > 0) ? sprintf('%.*f', $d // 2, $a / $b) : '-'; }
-sub pct { my ($a, $b) = @_; return (defined $a && defined $b && $b > 0) ? sprintf('%.2f', 100 * $a / $b) : '-'; }
+sub pct { my ($a, $b) = @_; return (defined $a && defined $b && $b > 0) ? sprintf('%.3f', 100 * $a / $b) : '-'; }
 
 my $meta = slurp_kv("$dir/meta.txt");
 my @programs = split ' ', ($meta->{programs} // '');
