@@ -258,7 +258,8 @@ if (@missing) {
 }
 if ($nohw) {
     print $out "**Hardware events are missing: fallback to software events"
-        . ($meta->{cachegrind} ? " plus valgrind --tool=cachegrind for instruction counts and simulated cache miss rates" : " only (valgrind not available: no instruction counts)")
+        . ($meta->{cachegrind} ? " plus valgrind --tool=cachegrind for instruction counts and simulated cache miss rates"
+           : " only: no instruction counts (cachegrind not run: --cachegrind " . ($meta->{cachegrind_mode} // '?') . ")")
         . ".**\n";
 }
 my @present = grep { -d "$dir/raw/$_" } @programs;
