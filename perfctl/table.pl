@@ -47,7 +47,7 @@ if (open my $fh, '<', "$dir/probe.txt") {
 my (%fig, @summary, %xsum);
 my @csv_cols = (qw(program kind configuration build env status note runs time_median_s time_min_s time_max_s x_native x_count
                    user_s sys_s maxrss_kb), @sw, qw(task_clock_x_native), @hw,
-                qw(cpi profile_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
+                qw(cpi profile_bytes trace_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
                    hash_ops_per_path_id prune_budget prune_peak prune_epochs paths_executed hash_updates
                    cg_Ir cg_x_native cg_x_count cg_D1_miss_pct cg_LL_miss_pct cg_branch_mispred_pct
                    cg_program_Ir cg_runtime_Ir cg_analyzer_Ir cg_analyzer_D1_miss_pct cg_analyzer_LL_miss_pct));
@@ -102,6 +102,7 @@ for my $p (@programs) {
             $r{cpi} = ($r{cycles} ne 'n/c' && $r{instructions} ne 'n/c') ? sprintf('%.3f', $r{cycles} / $r{instructions}) : 'n/c';
             my %st = map { (substr($_, 3) => median(@{$vals{$_}})) } grep { /^st_/ } keys %vals;
             $r{profile_bytes} = $st{profile_bytes};
+            $r{trace_bytes} = $st{trace_bytes};
             $r{events} = $st{events};
             $r{lost} = defined $st{dropped} ? $st{dropped} + ($st{late} // 0) : undef;
             $r{blocked_s} = defined $st{blocked_ns} ? $st{blocked_ns} / 1e9 : undef;
@@ -204,6 +205,7 @@ for my $p (@programs) {
     for my $c (grep { $row{$_} && $row{$_}{status} eq 'ok' && $row{$_}{build} =~ /^(count|stream)$/ } @configs) {
         my $r = $row{$c};
         my $ev = $r->{build} eq 'count' ? fnum($r->{paths_executed}) . ' paths' : fnum($r->{events});
+        $ev .= ' (trace file ' . fnum($r->{trace_bytes}) . ' bytes)' if defined $r->{trace_bytes};
         my $hops = $r->{build} eq 'count' ? fnum($r->{hash_updates}) . ' (hash-mode functions)' : fnum($r->{hash_ops});
         push @md, '| ' . join(' | ', $c, fnum($r->{profile_bytes}), $ev, fnum($r->{lost}), fnum($r->{blocked_s}, 3), fnum($r->{analyzer_busy_s}, 3),
             $r->{k}, fnum($r->{path_ids}), fnum($r->{ksf_nodes}), fnum($r->{kipf_nodes}), $hops, $r->{hash_ops_per_path_id} // '-',
