@@ -18,7 +18,7 @@ static uint32_t slots_for(uint32_t cap)
 size_t ss_bytes(uint32_t n, uint32_t cap)
 {
     return (size_t)cap * (sizeof(struct ss_entry) + (size_t)n * sizeof(uint64_t) +
-                          sizeof(uint32_t)) +
+                          sizeof(struct ss_heap)) +
            (size_t)slots_for(cap) * sizeof(uint32_t);
 }
 
@@ -76,40 +76,39 @@ static void slot_delete(struct ss_summary *s, uint32_t j)
     s->slot[j] = 0;
 }
 
-static void heap_swap(struct ss_summary *s, uint32_t a, uint32_t b)
-{
-    uint32_t x = s->heap[a];
-    s->heap[a] = s->heap[b];
-    s->heap[b] = x;
-}
-
+/* 4-ary heap, hole-moving sifts. */
 static void sift_down(struct ss_summary *s, uint32_t p)
 {
+    struct ss_heap x = s->heap[p];
     for (;;) {
-        uint32_t l = 2 * p + 1, r = l + 1, m = p;
-        if (l < s->len && s->e[s->heap[l]].key < s->e[s->heap[m]].key)
-            m = l;
-        if (r < s->len && s->e[s->heap[r]].key < s->e[s->heap[m]].key)
-            m = r;
+        uint32_t c = 4 * p + 1, m = p;
+        uint64_t best = x.key;
+        for (uint32_t j = c; j < c + 4 && j < s->len; j++)
+            if (s->heap[j].key < best) {
+                best = s->heap[j].key;
+                m = j;
+            }
         if (m == p)
-            return;
-        heap_swap(s, p, m);
+            break;
+        s->heap[p] = s->heap[m];
         p = m;
     }
+    s->heap[p] = x;
 }
 
 static void sift_up(struct ss_summary *s, uint32_t c)
 {
+    struct ss_heap x = s->heap[c];
     while (c > 0) {
-        uint32_t p = (c - 1) / 2;
-        if (s->e[s->heap[p]].key <= s->e[s->heap[c]].key)
-            return;
-        heap_swap(s, p, c);
+        uint32_t p = (c - 1) / 4;
+        if (s->heap[p].key <= x.key)
+            break;
+        s->heap[c] = s->heap[p];
         c = p;
     }
+    s->heap[c] = x;
 }
 
-/* Into a fresh (zeroed) table. */
 static void rehash(struct ss_summary *s)
 {
     for (uint32_t i = 0; i < s->len; i++) {
@@ -131,7 +130,7 @@ static int set_cap(struct ss_summary *s, uint32_t cap)
     if (l == NULL)
         return -1;
     s->labels = l;
-    uint32_t *h = realloc(s->heap, (size_t)cap * sizeof *h);
+    struct ss_heap *h = realloc(s->heap, (size_t)cap * sizeof *h);
     if (h == NULL)
         return -1;
     s->heap = h;
@@ -174,7 +173,8 @@ void ss_free(struct ss_summary *s)
     free(s->slot);
     s->e = NULL;
     s->labels = NULL;
-    s->heap = s->slot = NULL;
+    s->heap = NULL;
+    s->slot = NULL;
     s->len = s->cap = s->nslots = 0;
 }
 
@@ -183,9 +183,9 @@ static void insert(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
                    uint64_t count, uint64_t err)
 {
     uint32_t i = s->len++;
-    s->e[i] = (struct ss_entry){count, err, count, h, 0};
+    s->e[i] = (struct ss_entry){count, err, h, 0};
     memcpy(s->labels + (size_t)i * s->n, labels, (size_t)s->n * sizeof *labels);
-    s->heap[i] = i;
+    s->heap[i] = (struct ss_heap){count, i, 0};
     s->slot[at] = i + 1;
     sift_up(s, i);
 }
@@ -201,7 +201,7 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     uint32_t i = find(s, labels, h, &at);
     s->total += w;
     if (i != UINT32_MAX) {
-        s->e[i].count += w; /* its key goes stale: see ss_entry */
+        s->e[i].count += w; /* its heap key goes stale: see ss_heap */
         return;
     }
     if (s->len == s->cap && (s->cap_max == 0 || s->cap < s->cap_max)) {
@@ -220,8 +220,8 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     }
     /* Full: the minimum makes room, and the newcomer inherits its count
      * as error (its true count before this update was at most that). */
-    for (i = s->heap[0]; s->e[i].key != s->e[i].count; i = s->heap[0]) {
-        s->e[i].key = s->e[i].count;
+    for (i = s->heap[0].idx; s->heap[0].key != s->e[i].count; i = s->heap[0].idx) {
+        s->heap[0].key = s->e[i].count;
         sift_down(s, 0);
     }
     uint64_t min = s->e[i].count;
@@ -232,7 +232,8 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     find(s, ss_labels(s, i), s->e[i].hash, &j);
     slot_delete(s, j);
     memcpy(s->labels + (size_t)i * s->n, labels, (size_t)s->n * sizeof *labels);
-    s->e[i].count = s->e[i].key = min + w;
+    s->e[i].count = min + w;
+    s->heap[0].key = min + w;
     s->e[i].err = min;
     s->e[i].hash = h;
     find(s, labels, h, &at);

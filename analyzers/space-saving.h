@@ -12,7 +12,7 @@
  * The summary holds at most CAP_MAX items, allocated at once (its memory
  * is ss_bytes(n, cap_max) from the start, touched as it fills); with
  * CAP_MAX 0 it starts small, doubles, and never evicts.  Eviction
- * takes the minimum of a lazily kept binary heap (struct ss_entry's key);
+ * takes the minimum of a lazily kept 4-ary heap (struct ss_heap);
  * lookups go through an
  * open-addressing table of entry indices (linear probing, backward-shift
  * deletion, load <= 1/2).  Single-threaded. */
@@ -26,13 +26,21 @@
 
 struct ss_entry {
     uint64_t count, err;
-    /* The count when the entry last moved in the heap.  Counts only grow,
-     * so an update leaves the heap alone (no log m sift per update): the
-     * heap is ordered on these keys, and eviction refreshes stale keys at
-     * the top until the top's key is its count - then it is the minimum,
-     * since every other count >= its key >= the top's. */
-    uint64_t key;
     uint32_t hash;
+    uint32_t pad;
+};
+
+/* A heap slot: entry IDX with KEY, its count when it last moved in the
+ * heap.  Counts only grow, so an update leaves the heap alone (no sift per
+ * update): the heap is ordered on these keys, and eviction refreshes stale
+ * keys at the top until the top's key is its count - then it is the
+ * minimum, since every other count >= its key >= the top's.  Keys live in
+ * the heap, four 16-byte children side by side, so that a sift reads one
+ * or two cache lines per level, not one entry per child, over half the
+ * levels of a binary heap. */
+struct ss_heap {
+    uint64_t key;
+    uint32_t idx;
     uint32_t pad;
 };
 
@@ -46,7 +54,7 @@ struct ss_summary {
     uint64_t evictions;
     struct ss_entry *e;
     uint64_t *labels;    /* cap * n: entry i's labels at i * n */
-    uint32_t *heap;      /* entry indices, a min-heap on count */
+    struct ss_heap *heap; /* a 4-ary min-heap on keys */
     uint32_t *slot;      /* entry index + 1, 0 = empty */
     int failed;          /* out of memory: an update was lost */
 };
