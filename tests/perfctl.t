@@ -14,7 +14,9 @@
 # tables, ratios recomputed from the CSV, "n/c" and never a number for the
 # hardware events, the fallback said in the results, cachegrind figures
 # (skipped only when valgrind is not installed: make check installs it),
-# broken configurations reported as broken with the reason; and the counter
+# broken configurations reported as broken with the reason; the data of
+# Figs. 8 and 9 from a second run (stream-blpp, ksf-1, ksf-3) against its
+# CSV, and the SVGs when gnuplot is installed; and the counter
 # runner (perfctl/counters.c) alone: exit status, timeout, probe vs runs.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
@@ -108,6 +110,27 @@ if command -v valgrind >/dev/null; then
     ok "counting mode executes more instructions than native ($ci > $ni)" test "$ci" -gt "$ni"
 else
     skip "valgrind is not installed (make check installs it)" 6
+fi
+
+# --- the figures' data (Figs. 8 and 9) from a second, small k sweep ---
+O2=$T/out-k
+"$PERFCTL" run --programs tiny --programs-dir "$ROOT/tests/perfctl/programs" \
+    --configs stream-blpp,ksf-1,ksf-3 --runs 1 --cachegrind no --out "$O2" >"$T/run-k.log" 2>&1
+is "$?" 0 "perfctl run with ksf-1 and ksf-3 exits 0" || diag "$(tail -n 20 "$T/run-k.log")"
+is "$(awk '!/^#/ { print $1 }' "$O2/figdata/fig8.dat" | tr '\n' ' ')" "1 3 " "fig8.dat has a row for each k measured"
+f8=$(awk '$1 == 3 { print $2 }' "$O2/figdata/fig8.dat")
+k3=$(awk -F, -v k="$(head -n 1 "$O2/tiny.csv" | tr ',' '\n' | grep -nx time_median_s | cut -d: -f1)" '$3 == "ksf-3" { print $k }' "$O2/tiny.csv")
+bl=$(awk -F, -v k="$(head -n 1 "$O2/tiny.csv" | tr ',' '\n' | grep -nx time_median_s | cut -d: -f1)" '$3 == "stream-blpp" { print $k }' "$O2/tiny.csv")
+ok "Fig. 8 at k=3 ($f8) is ksf-3's time over stream-blpp's ($k3 / $bl)" \
+    awk -v f="$f8" -v a="$k3" -v b="$bl" 'BEGIN { d = f - a / b; exit !(d < 0.001 * f + 0.0002 && d > -0.001 * f - 0.0002) }'
+f9=$(awk '$1 == 1 { print $2 }' "$O2/figdata/fig9.dat")
+ok "Fig. 9 at k=1: one hash operation per path ID, as BLPP ($f9)" awk -v f="$f9" 'BEGIN { exit !(f >= 0.999 && f <= 1.01) }'
+f9=$(awk '$1 == 3 { print $2 }' "$O2/figdata/fig9.dat")
+ok "Fig. 9 at k=3: fewer hash operations than path IDs ($f9)" awk -v f="$f9" 'BEGIN { exit !(f > 0 && f < 1) }'
+if command -v gnuplot >/dev/null; then
+    ok "plot.sh draws Figs. 8 and 9 as SVG" test -s "$O2/figures/fig8-overhead.svg" -a -s "$O2/figures/fig9-hashops.svg"
+else
+    skip "gnuplot is not installed (make perfctl installs gnuplot-nox)"
 fi
 
 # --- the counter runner alone ---
