@@ -346,5 +346,13 @@ void pprt_config_load(void)
                          v->name, value, v->accepted, names, v->default_value);
         }
     }
+    /* Only ksf-pruned reads PATHPROF_PRUNE (the exact ksf stays exact): a
+     * user who set it expecting pruning must hear that nothing is pruned. */
+    int pruned = 0;
+    for (uint32_t i = 0; i < pprt_config.nanalyzers; i++)
+        pruned |= strcmp(pp_analyzers[pprt_config.analyzers[i]]->name, "ksf-pruned") == 0;
+    if (pprt_config.prune_bytes && !pruned)
+        pprt_warning("PATHPROF_PRUNE is read by the ksf-pruned analyzer only, and "
+                     "PATHPROF_ANALYZER does not select it: nothing is pruned");
     pprt_set_quiet(pprt_config.quiet);
 }

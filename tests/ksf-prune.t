@@ -69,6 +69,16 @@ else
     skip "threads.c did not build" 1
 fi
 
+# PATHPROF_PRUNE without ksf-pruned: nothing is pruned, and the runtime says so.
+R=$T/noprune
+PATHPROF_ANALYZER=ksf PATHPROF_PRUNE=64K PATHPROF_OUT=$R.out PATHPROF_QUIET=1 \
+    "$T/shapes" single 100 >"$R.stdout" 2>"$R.stderr"
+if grep -q 'PATHPROF_PRUNE is read by the ksf-pruned analyzer only' "$R.stderr"; then
+    pass "PATHPROF_PRUNE without ksf-pruned: a warning"
+else
+    fail "PATHPROF_PRUNE without ksf-pruned: a warning" "$(cat "$R.stderr")"
+fi
+
 # The checker can fail: a pruned section against another run's exact one
 # (round-robin's counts are spread thinly: its pruned counts miss).
 if perl "$CHECK" identical "$T/robin-k8.out" >/dev/null 2>&1; then
