@@ -15,6 +15,9 @@
 
 TAP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PP_BUILD=${PATHPROF_BUILD:-$TAP_ROOT/build}
+# Read once, then hidden from the programs the tests run: the runtime warns
+# about every PATHPROF_* variable it does not know, and tests check stderr.
+unset PATHPROF_BUILD
 PP_PLUGIN=$PP_BUILD/lib/pathprof.so
 PP_LIBDIR=$PP_BUILD/lib
 PP_CLI=$PP_BUILD/bin/pathprof
