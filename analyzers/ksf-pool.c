@@ -6,6 +6,7 @@
 #include "ksf-pool.h"
 
 #include "ksf-ipf.h"
+#include "thread-start.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -82,26 +83,11 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Starts W's thread pinned to CPU (-1: unpinned), every signal blocked. */
+/* Starts W's thread pinned to CPU (-1: unpinned), every signal blocked
+ * (as for analyzer threads: thread-start.h). */
 static int start_on(struct worker *w, int cpu)
 {
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0)
-        return -1;
-    if (cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
-        pthread_attr_setaffinity_np(&attr, sizeof set, &set);
-    }
-    /* A process-directed signal must never run the program's handler on
-     * a worker (as for analyzer threads). */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(&w->thread, &attr, worker_main, w);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
+    int err = pprt_thread_start(&w->thread, cpu, worker_main, w);
     if (err == 0) {
         /* Named by its creator: the name is there as soon as it runs. */
         char name[16];

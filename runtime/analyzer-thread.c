@@ -9,6 +9,7 @@
 #include "message.h"
 #include "rcu.h"
 #include "stream.h"
+#include "thread-start.h"
 
 #include <sched.h>
 #include <signal.h>
@@ -270,25 +271,7 @@ static void *analyzer_main(void *arg)
 
 static int create(struct pprt_analyzer *an, int cpu)
 {
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0)
-        return -1;
-    if (cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
-        pthread_attr_setaffinity_np(&attr, sizeof set, &set);
-    }
-    /* The program's signals are not ours to handle: a process-directed
-     * signal must never run the program's handler on an analyzer thread
-     * (nor instrumented code there). */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(&an->thread, &attr, analyzer_main, an);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
-    return err;
+    return pprt_thread_start(&an->thread, cpu, analyzer_main, an);
 }
 
 int pprt_analyzer_start(struct pprt_analyzer *an)
