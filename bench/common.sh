@@ -12,12 +12,36 @@ bench_pathprof_flags() {
     PP_LIBS=$("$cli" config --libs)
 }
 
+# The four builds of a program (bench/stream.sh, bench/ksf.sh, perfctl):
+# native; GCC's edge profiler (-fprofile-generate, what PGO runs); pathprof
+# counting mode; pathprof streaming mode (analyzer chosen at run time).
+# cflags_of BUILD / libs_of BUILD: its compile and link flags (PP_CFLAGS
+# and PP_LIBS from bench_pathprof_flags or perfctl's pp_setup).
+cflags_of() {
+    case $1 in
+        native) echo "" ;;
+        fprofile-generate) echo "-fprofile-generate" ;;
+        count) echo "$PP_CFLAGS" ;;
+        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream" ;;
+        *) echo "unknown build '$1'" >&2; return 1 ;;
+    esac
+}
+libs_of() {
+    case $1 in
+        native) echo "" ;;
+        fprofile-generate) echo "-fprofile-generate" ;;
+        count|stream) echo "$PP_LIBS" ;;
+        *) echo "unknown build '$1'" >&2; return 1 ;;
+    esac
+}
+
 # bzip2's eight files and the flags every configuration compiles them with.
 BZIP2_FILES="blocksort huffman crctable randtable compress decompress bzlib bzip2"
 BZIP2_FLAGS="-O2 -D_FILE_OFFSET_BITS=64 -w"
 
-# build_bzip2 SRC DIR CONFIG: DIR/bzip2 from SRC, compiled with the caller's
-# `cflags_of CONFIG` and linked with its `libs_of CONFIG`; DIR starts empty.
+# build_bzip2 SRC DIR CONFIG: DIR/bzip2 from SRC, compiled with
+# `cflags_of CONFIG` and linked with `libs_of CONFIG` (bench/run.sh defines
+# its own pair for its other configurations); DIR starts empty.
 build_bzip2() {
     local src=$1 d=$2 c=$3 objs='' f
     rm -rf "$d"; mkdir -p "$d"

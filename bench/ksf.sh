@@ -49,21 +49,7 @@ lz_prog=$lz_lib/../programs
 lua_src=$(bench/fetch-src.sh "$B" lua5.4 lua.c)
 
 builds="native fprofile-generate count stream"
-cflags_of() {
-    case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count) echo "$PP_CFLAGS" ;;
-        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream" ;;
-    esac
-}
-libs_of() {
-    case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count|stream) echo "$PP_LIBS" ;;
-    esac
-}
+# cflags_of, libs_of: bench/common.sh
 # build PROG BUILD: compiles PROG's C files (2 at a time) and links $K/BUILD/PROG.
 build() {
     local p=$1 c=$2 d=$K/obj/$2/$1 flags srcs libs='' f

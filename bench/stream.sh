@@ -37,21 +37,7 @@ stats_pl=$root/bench/pp-stream-stats.pl
 
 src=$(bench/fetch-bzip2.sh "$B")
 configs="native fprofile-generate count stream"
-cflags_of() {
-    case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count) echo "$PP_CFLAGS" ;;
-        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream" ;;
-    esac
-}
-libs_of() {
-    case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count|stream) echo "$PP_LIBS" ;;
-    esac
-}
+# cflags_of, libs_of: bench/common.sh
 export PATHPROF_QUIET=1 PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block
 
 echo "bench/stream: building bzip2 and mt-logstat in $(echo $configs | wc -w) configurations" >&2

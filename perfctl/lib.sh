@@ -24,23 +24,9 @@ pp_setup() {
     PP_LIBS=$("$PP_CLI" config --libs)
 }
 
-cflags_of() {
-    case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count) echo "$PP_CFLAGS" ;;
-        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream" ;;
-        *) echo "perfctl: unknown build '$1'" >&2; return 1 ;;
-    esac
-}
-libs_of() {
-    case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count|stream) echo "$PP_LIBS" ;;
-        *) echo "perfctl: unknown build '$1'" >&2; return 1 ;;
-    esac
-}
+# cflags_of BUILD, libs_of BUILD: shared with the bench scripts.
+# shellcheck source=../bench/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/common.sh"
 
 # compile_c BUILD OBJDIR FLAGS FILE...: FILE.c -> OBJDIR/FILE.o, two at a
 # time, with the build's flags after FLAGS. Fails if any compile fails.
