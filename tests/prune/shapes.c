@@ -11,10 +11,16 @@
  *                         runs 1-3 times, and recurses every 16th: dense
  *                         routine entries and exits
  *   shapes mixed N        robin, zipf and single phases in turn
+ *   shapes fork N         Zipf 0.8 for N/2 iterations, then fork: the
+ *                         parent goes on with Zipf, the child round-robin
+ *                         over 500 paths, N/2 more each; every summary and
+ *                         epoch forest state at the fork goes to both
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static volatile unsigned sink;
 
@@ -126,6 +132,20 @@ int main(int argc, char **argv)
         for (long i = 0; i < n; i++) {
             long phase = i / 5000 % 3;
             body(phase == 0 ? (unsigned)(i % 700) : phase == 1 ? zipf() : 7);
+        }
+    } else if (strcmp(mode, "fork") == 0) {
+        zipf_init(0.8);
+        for (long i = 0; i < n / 2; i++)
+            body(zipf());
+        pid_t child = fork();
+        if (child < 0)
+            return 3;
+        for (long i = 0; i < n / 2; i++)
+            body(child == 0 ? (unsigned)(i % 500) : zipf());
+        if (child > 0) {
+            int st;
+            if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                return 4;
         }
     } else {
         return 2;
