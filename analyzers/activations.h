@@ -139,6 +139,57 @@ static inline uint64_t pp_act_errors(const struct pp_act_stack *s)
     return s->resync + s->orphan + s->mismatch + s->unknown + s->bad_marker + s->nomem;
 }
 
+/* Fast forms of pp_act_feed for the path events of a stack without a
+ * resolver, for analyzers that see millions of calls (an interpreter's
+ * small functions): each does exactly what pp_act_feed would do, counters
+ * included, or returns false without doing anything when its case needs
+ * the general code (a pending half marker, lost pushes, a full array, a
+ * resolver).  The caller has checked the event's START/RET/MARKER bits. */
+
+/* START|RET: an activation of one path, pushed and popped by the event. */
+static inline bool pp_act_fast_single(struct pp_act_stack *s)
+{
+    if (s->has_half || s->lost || s->resolve)
+        return false;
+    s->words++;
+    s->paths++;
+    s->serial++;
+    if (s->depth + 1 > s->max_depth)
+        s->max_depth = s->depth + 1;
+    return true;
+}
+
+/* START alone: pushes the event's activation; its depth is then
+ * pp_act_depth(S). */
+static inline bool pp_act_fast_start(struct pp_act_stack *s)
+{
+    if (s->has_half || s->lost || s->resolve || s->depth == s->cap)
+        return false;
+    s->words++;
+    s->paths++;
+    s->serial++;
+    struct pp_act *a = &s->act[s->depth++];
+    a->func = PP_ACT_NO_FUNC;
+    a->frame = 0;
+    a->serial = s->serial;
+    a->origin = PP_ACT_BY_START;
+    if (s->depth > s->max_depth)
+        s->max_depth = s->depth;
+    return true;
+}
+
+/* RET alone: the event belongs to the top activation (at depth
+ * pp_act_depth(S) before the call), which it pops. */
+static inline bool pp_act_fast_ret(struct pp_act_stack *s)
+{
+    if (s->has_half || s->lost || s->resolve || s->depth == 0)
+        return false;
+    s->words++;
+    s->paths++;
+    s->depth--;
+    return true;
+}
+
 #pragma GCC visibility pop
 
 #endif

@@ -367,6 +367,74 @@ static void deep_and_reset(void)
     pp_act_free(&st);
 }
 
+/* The fast forms of activations.h against pp_act_feed: two stacks without
+ * a resolver fed the same random words (paths with START, RET, both or
+ * neither, ENTER and RESUME markers, some RESUMEs matching nothing), one
+ * through pp_act_feed only, one through a fast form whenever it accepts
+ * the word; after every word both stacks must agree on everything. */
+static bool same_stacks(const struct pp_act_stack *a, const struct pp_act_stack *b)
+{
+    if (a->depth != b->depth || a->lost != b->lost || a->serial != b->serial ||
+        a->has_half != b->has_half || a->words != b->words || a->paths != b->paths ||
+        a->markers != b->markers || a->max_depth != b->max_depth ||
+        pp_act_errors(a) != pp_act_errors(b))
+        return false;
+    for (size_t i = 0; i < a->depth; i++)
+        if (a->act[i].func != b->act[i].func || a->act[i].frame != b->act[i].frame ||
+            a->act[i].serial != b->act[i].serial || a->act[i].origin != b->act[i].origin)
+            return false;
+    return true;
+}
+
+static void fast_forms(void)
+{
+    struct pp_act_stack slow, fast;
+    struct pp_act_step step;
+    uint64_t x = 88172645463325252ull;
+    size_t fast_taken = 0, n = 400000;
+    bool fine = true;
+
+    pp_act_init(&slow, NULL, NULL);
+    pp_act_init(&fast, NULL, NULL);
+    for (size_t i = 0; i < n && fine; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint64_t w, w2 = 0;
+        unsigned r = (unsigned)(x % 100);
+        uint64_t f = (x >> 8) % 5, frame = 0x1000 + 0x10 * ((x >> 16) % 4);
+        if (r < 3)
+            w = PATHPROF_MARK(PATHPROF_MARK_ENTER, f), w2 = frame;
+        else if (r < 5)
+            w = PATHPROF_MARK(PATHPROF_MARK_RESUME, f), w2 = frame;
+        else if (r < 30)
+            w = S | (1000 + (x >> 20) % 64);
+        else if (r < 55)
+            w = R | (1000 + (x >> 20) % 64);
+        else if (r < 70)
+            w = S | R | (1000 + (x >> 20) % 64);
+        else
+            w = 1000 + (x >> 20) % 64;
+        for (int half = 0; half < (w2 ? 2 : 1); half++) {
+            uint64_t word = half ? w2 : w;
+            pp_act_feed(&slow, word, &step);
+            uint64_t bits = word & (S | R | PATHPROF_EV_MARKER);
+            bool taken = !half && ((bits == (S | R) && pp_act_fast_single(&fast)) ||
+                                   (bits == S && pp_act_fast_start(&fast)) ||
+                                   (bits == R && pp_act_fast_ret(&fast)));
+            if (taken)
+                fast_taken++;
+            else
+                pp_act_feed(&fast, word, &step);
+            fine = same_stacks(&slow, &fast);
+        }
+    }
+    ok(fine, "fast forms leave the stack exactly as pp_act_feed does (400000 random words)");
+    ok(fast_taken > n / 3, "... and most path words took a fast form");
+    pp_act_free(&slow);
+    pp_act_free(&fast);
+}
+
 int main(void)
 {
     nested_calls();
@@ -378,5 +446,6 @@ int main(void)
     bogus_resume();
     anomalies();
     deep_and_reset();
+    fast_forms();
     return done_testing();
 }
