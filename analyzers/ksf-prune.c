@@ -114,6 +114,23 @@ static void kp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
                     w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
+        /* Calls and returns: the fast forms of activations.h, with the
+         * same activation slots the general code below would use. */
+        uint64_t bits = w & special;
+        if (bits == (PATHPROF_EV_START | PATHPROF_EV_RET) || bits == PATHPROF_EV_START) {
+            if (depth < t->cap && (bits == PATHPROF_EV_START ? pp_act_fast_start(&t->acts)
+                                                              : pp_act_fast_single(&t->acts))) {
+                kp_act_start(&t->t, &t->act[depth]);
+                kp_item(&an->c, &t->t, &t->act[depth], t->rings + depth * t->t.ring,
+                        w & PATHPROF_EV_INDEX_MASK);
+                continue;
+            }
+        } else if (bits == PATHPROF_EV_RET && depth != 0 && depth <= t->cap &&
+                   pp_act_fast_ret(&t->acts)) {
+            kp_item(&an->c, &t->t, &t->act[depth - 1], t->rings + (depth - 1) * t->t.ring,
+                    w & PATHPROF_EV_INDEX_MASK);
+            continue;
+        }
         struct pp_act_step step;
         pp_act_feed(&t->acts, w, &step);
         if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
