@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pathprof-abi.h"
+
 #pragma GCC visibility push(hidden)
 
 #define PP_ACT_NO_FUNC UINT64_MAX
@@ -139,55 +141,47 @@ static inline uint64_t pp_act_errors(const struct pp_act_stack *s)
     return s->resync + s->orphan + s->mismatch + s->unknown + s->bad_marker + s->nomem;
 }
 
-/* Fast forms of pp_act_feed for the path events of a stack without a
- * resolver, for analyzers that see millions of calls (an interpreter's
- * small functions): each does exactly what pp_act_feed would do, counters
- * included, or returns false without doing anything when its case needs
- * the general code (a pending half marker, lost pushes, a full array, a
- * resolver).  The caller has checked the event's START/RET/MARKER bits. */
-
-/* START|RET: an activation of one path, pushed and popped by the event. */
-static inline bool pp_act_fast_single(struct pp_act_stack *s)
+/* The fast form of pp_act_feed for the calls and returns a stack without
+ * a resolver sees millions of (an interpreter's small functions): a path
+ * event W with START, RET or both, no marker pending, no lost pushes.  It
+ * does exactly what pp_act_feed would do, counters included, and returns
+ * the depth of W's activation (1 is the bottom) with *PUSHED saying
+ * whether W pushed it; an activation that W both pushes and pops (START
+ * and RET) is reported at the depth it had.  It returns 0 and does nothing
+ * when W needs pp_act_feed, or when that depth would exceed LIMIT (the
+ * caller's per-activation state has no room for it yet).  Plain path
+ * events are the caller's own fast case (it skips the stack for them). */
+static inline size_t pp_act_fast_path(struct pp_act_stack *s, uint64_t w, size_t limit,
+                                      bool *pushed)
 {
-    if (s->has_half || s->lost || s->resolve)
-        return false;
+    const uint64_t start = PATHPROF_EV_START, ret = PATHPROF_EV_RET;
+    uint64_t bits = w & (PATHPROF_EV_MARKER | start | ret);
+    if (bits == 0 || (bits & PATHPROF_EV_MARKER) || s->has_half || s->lost || s->resolve)
+        return 0;
+    size_t d = s->depth;
+    if (bits == ret) {
+        if (d == 0 || d > limit)
+            return 0; /* an orphan RET: pp_act_feed counts it */
+        s->depth--;
+    } else {
+        if (d + 1 > limit || (bits == start && d == s->cap))
+            return 0; /* no room: pp_act_feed grows the array */
+        s->serial++;
+        if (bits == start) {
+            struct pp_act *a = &s->act[s->depth++];
+            a->func = PP_ACT_NO_FUNC;
+            a->frame = 0;
+            a->serial = s->serial;
+            a->origin = PP_ACT_BY_START;
+        }
+        if (d + 1 > s->max_depth)
+            s->max_depth = d + 1;
+        d++;
+    }
     s->words++;
     s->paths++;
-    s->serial++;
-    if (s->depth + 1 > s->max_depth)
-        s->max_depth = s->depth + 1;
-    return true;
-}
-
-/* START alone: pushes the event's activation; its depth is then
- * pp_act_depth(S). */
-static inline bool pp_act_fast_start(struct pp_act_stack *s)
-{
-    if (s->has_half || s->lost || s->resolve || s->depth == s->cap)
-        return false;
-    s->words++;
-    s->paths++;
-    s->serial++;
-    struct pp_act *a = &s->act[s->depth++];
-    a->func = PP_ACT_NO_FUNC;
-    a->frame = 0;
-    a->serial = s->serial;
-    a->origin = PP_ACT_BY_START;
-    if (s->depth > s->max_depth)
-        s->max_depth = s->depth;
-    return true;
-}
-
-/* RET alone: the event belongs to the top activation (at depth
- * pp_act_depth(S) before the call), which it pops. */
-static inline bool pp_act_fast_ret(struct pp_act_stack *s)
-{
-    if (s->has_half || s->lost || s->resolve || s->depth == 0)
-        return false;
-    s->words++;
-    s->paths++;
-    s->depth--;
-    return true;
+    *pushed = bits != ret;
+    return d;
 }
 
 #pragma GCC visibility pop

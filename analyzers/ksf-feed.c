@@ -51,23 +51,13 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
             ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
-        /* Calls and returns: most take a fast form (activations.h). */
-        const uint64_t start_ret = PATHPROF_EV_START | PATHPROF_EV_RET;
-        if ((w & special) == start_ret && pp_act_fast_single(&q->acts)) {
-            struct ksf_state one; /* an activation of one path */
-            ksf_star(&one);
-            ksf_item(b, &one, w & PATHPROF_EV_INDEX_MASK);
-            continue;
-        }
-        if ((w & special) == PATHPROF_EV_START && depth < q->cap &&
-            pp_act_fast_start(&q->acts)) {
-            ksf_star(&q->state[depth]); /* Fig. 6 lines 1-4 */
-            ksf_item(b, &q->state[depth], w & PATHPROF_EV_INDEX_MASK);
-            continue;
-        }
-        if ((w & special) == PATHPROF_EV_RET && depth != 0 && depth <= q->cap &&
-            pp_act_fast_ret(&q->acts)) {
-            ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
+        /* Calls and returns: most take the fast form (activations.h). */
+        bool pushed;
+        size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
+        if (d != 0) {
+            if (pushed)
+                ksf_star(&q->state[d - 1]); /* Fig. 6 lines 1-4 */
+            ksf_item(b, &q->state[d - 1], w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
         struct pp_act_step step;

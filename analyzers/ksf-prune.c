@@ -114,20 +114,13 @@ static void kp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
                     w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
-        /* Calls and returns: the fast forms of activations.h, with the
-         * same activation slots the general code below would use. */
-        uint64_t bits = w & special;
-        if (bits == (PATHPROF_EV_START | PATHPROF_EV_RET) || bits == PATHPROF_EV_START) {
-            if (depth < t->cap && (bits == PATHPROF_EV_START ? pp_act_fast_start(&t->acts)
-                                                              : pp_act_fast_single(&t->acts))) {
-                kp_act_start(&t->t, &t->act[depth]);
-                kp_item(&an->c, &t->t, &t->act[depth], t->rings + depth * t->t.ring,
-                        w & PATHPROF_EV_INDEX_MASK);
-                continue;
-            }
-        } else if (bits == PATHPROF_EV_RET && depth != 0 && depth <= t->cap &&
-                   pp_act_fast_ret(&t->acts)) {
-            kp_item(&an->c, &t->t, &t->act[depth - 1], t->rings + (depth - 1) * t->t.ring,
+        /* Calls and returns: the fast form of activations.h. */
+        bool pushed;
+        size_t d = pp_act_fast_path(&t->acts, w, t->cap, &pushed);
+        if (d != 0) {
+            if (pushed)
+                kp_act_start(&t->t, &t->act[d - 1]);
+            kp_item(&an->c, &t->t, &t->act[d - 1], t->rings + (d - 1) * t->t.ring,
                     w & PATHPROF_EV_INDEX_MASK);
             continue;
         }

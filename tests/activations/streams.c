@@ -367,11 +367,13 @@ static void deep_and_reset(void)
     pp_act_free(&st);
 }
 
-/* The fast forms of activations.h against pp_act_feed: two stacks without
+/* The fast form of activations.h against pp_act_feed: two stacks without
  * a resolver fed the same random words (paths with START, RET, both or
  * neither, ENTER and RESUME markers, some RESUMEs matching nothing), one
- * through pp_act_feed only, one through a fast form whenever it accepts
- * the word; after every word both stacks must agree on everything. */
+ * through pp_act_feed only, one through pp_act_fast_path whenever it
+ * accepts the word; after every word both stacks must agree on
+ * everything, and the fast form must report the depth and push that
+ * pp_act_feed reports. */
 static bool same_stacks(const struct pp_act_stack *a, const struct pp_act_stack *b)
 {
     if (a->depth != b->depth || a->lost != b->lost || a->serial != b->serial ||
@@ -418,19 +420,19 @@ static void fast_forms(void)
         for (int half = 0; half < (w2 ? 2 : 1); half++) {
             uint64_t word = half ? w2 : w;
             pp_act_feed(&slow, word, &step);
-            uint64_t bits = word & (S | R | PATHPROF_EV_MARKER);
-            bool taken = !half && ((bits == (S | R) && pp_act_fast_single(&fast)) ||
-                                   (bits == S && pp_act_fast_start(&fast)) ||
-                                   (bits == R && pp_act_fast_ret(&fast)));
-            if (taken)
+            bool pushed = false;
+            size_t d = half ? 0 : pp_act_fast_path(&fast, word, SIZE_MAX, &pushed);
+            if (d != 0) {
                 fast_taken++;
-            else
+                fine = d == step.depth && pushed == step.pushed;
+            } else {
                 pp_act_feed(&fast, word, &step);
-            fine = same_stacks(&slow, &fast);
+            }
+            fine = fine && same_stacks(&slow, &fast);
         }
     }
-    ok(fine, "fast forms leave the stack exactly as pp_act_feed does (400000 random words)");
-    ok(fast_taken > n / 3, "... and most path words took a fast form");
+    ok(fine, "the fast form leaves the stack exactly as pp_act_feed does (400000 random words)");
+    ok(fast_taken > n / 3, "... and most path words took the fast form");
     pp_act_free(&slow);
     pp_act_free(&fast);
 }
