@@ -14,6 +14,7 @@
 #include "ksf-pool.h"
 #include "ksf-split.h"
 #include "pathprof-abi.h"
+#include "forest-text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,80 +38,6 @@ static uint64_t rnd(uint64_t n)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng % n;
-}
-
-/* --- the canonical text of a forest: label:count(children by label) */
-
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void put(struct text *t, const char *s)
-{
-    size_t n = strlen(s);
-    if (t->len + n + 1 > t->cap) {
-        t->cap = 2 * (t->len + n + 1);
-        t->s = realloc(t->s, t->cap);
-    }
-    memcpy(t->s + t->len, s, n + 1);
-    t->len += n;
-}
-
-static const struct ksf_forest *sort_f;
-static int by_label(const void *x, const void *y)
-{
-    uint64_t a = sort_f->n[*(const uint32_t *)x].label;
-    uint64_t b = sort_f->n[*(const uint32_t *)y].label;
-    return a < b ? -1 : a > b;
-}
-
-static void text_nodes(const struct ksf_forest *f, uint32_t *v, size_t n, struct text *t)
-{
-    sort_f = f;
-    qsort(v, n, sizeof *v, by_label);
-    for (size_t i = 0; i < n; i++) {
-        char b[64];
-        snprintf(b, sizeof b, "%llu:%llu", (unsigned long long)f->n[v[i]].label,
-                 (unsigned long long)f->n[v[i]].count);
-        put(t, b);
-        size_t nc = 0;
-        for (uint32_t c = f->n[v[i]].child; c; c = f->n[c].sibling)
-            nc++;
-        if (nc) {
-            uint32_t *cv = malloc(nc * sizeof *cv);
-            nc = 0;
-            for (uint32_t c = f->n[v[i]].child; c; c = f->n[c].sibling)
-                cv[nc++] = c;
-            put(t, "(");
-            text_nodes(f, cv, nc, t);
-            put(t, ")");
-            free(cv);
-        }
-        put(t, " ");
-    }
-}
-
-struct roots {
-    uint32_t *v;
-    size_t n;
-};
-
-static void add_root(uint32_t r, void *ctx)
-{
-    struct roots *rs = ctx;
-    rs->v[rs->n++] = r;
-}
-
-static char *forest_text(const struct ksf_forest *f)
-{
-    struct roots rs = {malloc((f->nroots + 1) * sizeof(uint32_t)), 0};
-    struct text t = {0};
-    put(&t, "");
-    ksf_each_root(f, add_root, &rs);
-    text_nodes(f, rs.v, rs.n, &t);
-    free(rs.v);
-    return t.s;
 }
 
 /* --- random streams of event words */
