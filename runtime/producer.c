@@ -45,7 +45,6 @@ static TLS int in_slow;
 static uint64_t late_sentinel[1];
 
 struct pp_channel *pprt_producer_channel(void) { return my_channel; }
-uint64_t *pprt_producer_cursor(void) { return __pathprof_cur; }
 int pprt_producer_in_slow_path(void) { return in_slow; }
 
 static void count_late(uint64_t n)
@@ -70,17 +69,12 @@ static void use_chunk(const struct pp_channel *ch, struct pp_chunk *c)
 
 /* The events in the current chunk C: the cursor's offset when it points
  * into C, else (a stale cursor, see resync_cursor) C's non-zero prefix. */
-static uint32_t fill_of(const struct pp_channel *ch, const struct pp_chunk *c)
+uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c)
 {
     const uint64_t *cur = __pathprof_cur;
     if (cur >= c->ev && cur <= c->ev + ch->chunk_events)
         return (uint32_t)(cur - c->ev);
     return pp_chunk_scan(ch, c, NULL);
-}
-
-uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c)
-{
-    return fill_of(ch, c);
 }
 
 static uint64_t now_ns(void)
@@ -182,7 +176,7 @@ static void swap_chunk(struct pp_channel *ch)
     if (pp_channel_state(ch) != PP_CH_ACTIVE) {
         /* The exit flush took this chunk's first TAIL_N events while the
          * thread kept running; the rest came too late for the profile. */
-        uint32_t n = fill_of(ch, full);
+        uint32_t n = pprt_producer_fill(ch, full);
         count_late(n > ch->tail_n ? n - ch->tail_n : 0);
         pp_channel_unlock(ch);
         go_late();
@@ -277,7 +271,7 @@ void pprt_producer_exit(void *arg)
          * (but the lock word, which the new owner waits on). */
         struct pprt_analyzer *an = analyzer_of(ch);
         if (c != NULL) /* NULL: it gave up its chunk when exit began */
-            publish(ch, c, fill_of(ch, c));
+            publish(ch, c, pprt_producer_fill(ch, c));
         ch->current = NULL;
         pp_channel_set_state(ch, PP_CH_CLOSED);
         pp_wake_signal(&an->wake);
@@ -308,7 +302,7 @@ void pprt_producer_flush_self(void)
     in_slow = 1;
     pp_channel_lock(ch);
     struct pp_chunk *c = ch->current;
-    uint32_t n = fill_of(ch, c);
+    uint32_t n = pprt_producer_fill(ch, c);
     if (n > 0 && pp_channel_state(ch) == PP_CH_ACTIVE &&
         (pprt_config.policy == PATHPROF_POLICY_BLOCK || pp_channel_has_empty(ch))) {
         publish(ch, c, n);

@@ -92,8 +92,6 @@ pid_t pprt_process_pid(void);
 
 /* producer.c: the calling thread's channel, or NULL. */
 struct pp_channel *pprt_producer_channel(void);
-/* The calling thread's cursor into its current chunk. */
-uint64_t *pprt_producer_cursor(void);
 /* The events in C, the calling thread's current chunk of CH (its cursor's
  * offset, or C's non-zero prefix when the cursor is stale). */
 uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c);
