@@ -9,8 +9,6 @@
 #include "thread-start.h"
 
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

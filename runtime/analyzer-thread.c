@@ -11,8 +11,6 @@
 #include "stream.h"
 #include "thread-start.h"
 
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
