@@ -39,5 +39,6 @@
 #include "tree-iterator.h"
 #include "gimplify.h"
 #include "alias.h"
+#include "calls.h"
 
 #endif

@@ -12,6 +12,7 @@ struct pp_options pp_opts = {
   (unsigned __int128) 1 << 32, /* max_paths: IDs fit in 32 bits */
   (uint64_t) 1 << 18,          /* hash_threshold: 2 MiB of counters at most */
   PP_UPDATE_DEFAULT,
+  PP_CONST_CALLS_USER,
   false,
   false,
   NULL, NULL, NULL, NULL
@@ -116,6 +117,22 @@ parse_one (const char *key, const char *value)
         }
       return true;
     }
+  if (!strcmp (key, "const-calls"))
+    {
+      if (value && !strcmp (value, "user"))
+        pp_opts.const_calls = PP_CONST_CALLS_USER;
+      else if (value && !strcmp (value, "all"))
+        pp_opts.const_calls = PP_CONST_CALLS_ALL;
+      else
+        {
+          error ("pathprof: bad value %qs for plugin argument "
+                 "%<const-calls%>; use %<user%> (const and pure callees "
+                 "outside system headers become ordinary calls) or %<all%>",
+                 value ? value : "");
+          return false;
+        }
+      return true;
+    }
   if (!strcmp (key, "verbose") || !strcmp (key, "verify"))
     {
       bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose : &pp_opts.verify;
@@ -146,8 +163,8 @@ parse_one (const char *key, const char *value)
       return false;
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
-         "known: mode, max-paths, hash-threshold, update, include, exclude, "
-         "include-file, exclude-file, verbose, verify", key);
+         "known: mode, max-paths, hash-threshold, update, const-calls, include, "
+         "exclude, include-file, exclude-file, verbose, verify", key);
   return false;
 }
 

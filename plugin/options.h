@@ -10,6 +10,9 @@ struct plugin_argument;
 
 enum pp_update { PP_UPDATE_DEFAULT, PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC };
 enum pp_mode { PP_MODE_COUNT, PP_MODE_STREAM };
+/* Which const/pure callees become ordinary calls
+   (callee-flags.cc): all but those of system headers, or all.  */
+enum pp_const_calls { PP_CONST_CALLS_USER, PP_CONST_CALLS_ALL };
 
 struct pp_options {
   enum pp_mode mode;
@@ -18,6 +21,7 @@ struct pp_options {
   unsigned __int128 max_paths;
   uint64_t hash_threshold;
   enum pp_update update;
+  enum pp_const_calls const_calls;
   bool verbose;
   bool verify;
   /* Colon-separated glob lists; NULL means "not given". */

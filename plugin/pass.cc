@@ -18,6 +18,7 @@
 #include "dag.h"
 #include "metadata.h"
 #include "probes.h"
+#include "callee-flags.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -91,7 +92,7 @@ describe (const fn_plan &p)
 }
 
 /* Calls to a function that was pure or const carry no virtual definition;
-   now that it writes memory, every call statement must be rescanned and
+   now that it writes memory (instrumented here, or callee-flags.cc), every call statement must be rescanned and
    the virtual SSA web rebuilt, in every function (as GCC's own profiler
    does), or later passes work on wrong memory dependences.  */
 void
@@ -123,6 +124,13 @@ execute_pathprof (void)
   uint64_t ncounters = 0;
   bool atomic = pp_atomic_updates ();
   cgraph_node *node;
+
+  /* Before any probe exists, so that no later pass may keep the event
+     cursor in a register across a call that can emit events; in counting
+     mode too, so that both modes run the same calls and their profiles
+     agree path for path.  The calls' virtual operands are rebuilt with
+     the others at the end.  */
+  bool dropped_pure_const = pp_expose_callee_writes ();
 
   FOR_EACH_DEFINED_FUNCTION (node)
     {
@@ -197,7 +205,6 @@ execute_pathprof (void)
     }
 
   tree counters = pp_meta_counters (ncounters);
-  bool dropped_pure_const = false;
   for (size_t i = 0; i < plans.size (); i++)
     {
       fn_plan *p = plans[i];

@@ -36,6 +36,8 @@ bad mode= mode
 bad hash-threshold=lots hash-threshold
 bad verbose=maybe verbose
 bad verify=2 verify
+bad const-calls=some const-calls
+bad const-calls= const-calls
 
 good mode=count
 good max-paths=65536
@@ -48,6 +50,8 @@ good verbose
 good verbose=1
 good verify
 good verify=1
+good const-calls=user
+good const-calls=all
 good 'include=main:f*'
 good 'exclude=nothing*'
 good 'include-file=*.c'
