@@ -84,10 +84,14 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      (unsigned long long)unknown);
     uint64_t interrupted = load(&s->interrupted);
     if (interrupted)
-        pprt_warning("%llu times an instrumented signal handler filled a chunk while the "
-                     "code it interrupted was storing an event: events were lost there "
-                     "(counted once each in `late`); exclude signal handlers from "
-                     "instrumentation for an exact profile (docs/streaming.md, section 2)",
+        pprt_warning("%llu times a chunk filled up under code that still held an older "
+                     "cursor, and events were lost there (counted once each in `late`): "
+                     "an instrumented signal handler interrupted a probe (exclude signal "
+                     "handlers from instrumentation for an exact profile), or, if the "
+                     "program installs no such handler, the compiler kept the cursor in a "
+                     "register across a call that emitted events, which is a pathprof bug "
+                     "to report with the compiler's version and flags (docs/streaming.md, "
+                     "section 2)",
                      (unsigned long long)interrupted);
 }
 
