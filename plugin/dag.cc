@@ -17,7 +17,7 @@
 #include "gcc-headers.h"
 #include "dag.h"
 #include "options.h"
-#include "metadata.h"
+#include "string-table.h"
 #include "pathprof-abi.h"
 
 #include <algorithm>
@@ -163,7 +163,7 @@ block_lines (basic_block bb, pp_node *n)
           hi = MAX (hi, (unsigned) xl.line);
         }
     }
-  n->file = file ? pp_meta_string (file) : PATHPROF_NONE;
+  n->file = file ? pp_string_index (file) : PATHPROF_NONE;
   n->line_first = lo;
   n->line_last = hi;
 }

@@ -7,6 +7,7 @@
 #include "dag.h"
 #include "pathprof-abi.h"
 #include "options.h"
+#include "string-table.h"
 
 #include <algorithm>
 #include <map>
@@ -14,8 +15,6 @@
 
 typedef std::vector<unsigned char> bytes;
 
-static std::vector<std::string> strings;
-static std::map<std::string, uint32_t> string_index;
 static bytes directory;          /* 64-byte entries */
 static bytes details;            /* detail records, offsets relative */
 static std::vector<uint64_t> detail_pos;  /* per function, into DETAILS */
@@ -42,18 +41,6 @@ patch64 (bytes *b, size_t at, uint64_t v)
 {
   for (int i = 0; i < 8; i++)
     (*b)[at + i] = (unsigned char) (v >> (8 * i));
-}
-
-uint32_t
-pp_meta_string (const char *s)
-{
-  std::map<std::string, uint32_t>::iterator it = string_index.find (s);
-  if (it != string_index.end ())
-    return it->second;
-  uint32_t i = (uint32_t) strings.size ();
-  strings.push_back (s);
-  string_index[s] = i;
-  return i;
 }
 
 static uint64_t
@@ -103,8 +90,8 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   const char *name = decl_function_context (decl)
                          ? IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl))
                          : function_name (cfun);
-  put32 (&directory, pp_meta_string (name));
-  put32 (&directory, pp_meta_string (DECL_SOURCE_FILE (decl)));
+  put32 (&directory, pp_string_index (name));
+  put32 (&directory, pp_string_index (DECL_SOURCE_FILE (decl)));
   put64 (&directory, dag_checksum (name, dag));
   put32 (&directory, lay->flags);
   put32 (&directory, (uint32_t) DECL_SOURCE_LINE (decl));
@@ -226,16 +213,17 @@ pp_meta_finish (void)
   blob.insert (blob.end (), PATHPROF_META_MAGIC, PATHPROF_META_MAGIC + 4);
   put32 (&blob, PATHPROF_META_VERSION);
   put32 (&blob, nfuncs);
-  put32 (&blob, (uint32_t) strings.size ());
+  put32 (&blob, (uint32_t) pp_string_count ());
   uint64_t strtab_offset = PATHPROF_META_HEADER_SIZE + directory.size ();
   put64 (&blob, strtab_offset);
   put64 (&blob, ncounters_total);
   size_t dir_at = blob.size ();
   blob.insert (blob.end (), directory.begin (), directory.end ());
-  for (size_t i = 0; i < strings.size (); i++)
+  for (uint32_t i = 0; i < pp_string_count (); i++)
     {
-      put32 (&blob, (uint32_t) strings[i].size ());
-      blob.insert (blob.end (), strings[i].begin (), strings[i].end ());
+      const std::string &str = pp_string_at (i);
+      put32 (&blob, (uint32_t) str.size ());
+      blob.insert (blob.end (), str.begin (), str.end ());
     }
   uint64_t details_at = blob.size ();
   blob.insert (blob.end (), details.begin (), details.end ());

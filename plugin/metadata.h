@@ -18,9 +18,6 @@ struct pp_layout {
   std::vector<std::pair<int, int> > verify_nodes;  /* their DAG nodes */
 };
 
-/* Index of S in the TU string table (added on first use).  */
-uint32_t pp_meta_string (const char *s);
-
 /* Appends the directory entry and detail record of cfun.  */
 void pp_meta_add_function (const pp_dag *dag, const pp_layout *lay);
 
