@@ -34,7 +34,6 @@
 #include "diagnostic.h"
 #include "toplev.h"
 #include "opts.h"
-#include "options.h"
 #include "varasm.h"
 #include "tree-iterator.h"
 #include "gimplify.h"
