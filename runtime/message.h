@@ -18,6 +18,18 @@ void pprt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void pprt_set_quiet(int quiet);
 
+/* A file name as a message shows it.  Names come from PATHPROF_OUT and
+ * PATHPROF_TRACE and may be as long as the user likes; a message must still
+ * say why it failed and where the profile went, so a long name is shortened
+ * in the middle (its start and its file name stay) and never the reason.
+ * Three shortened names and the text around them fit in one line. */
+#define PPRT_NAME_SHOWN 1000
+struct pprt_name_buf {
+    char s[PPRT_NAME_SHOWN + 1];
+};
+/* NAME itself when short enough, else "first part...last part" in B. */
+const char *pprt_name(const char *name, struct pprt_name_buf *b);
+
 #pragma GCC visibility pop
 
 #endif
