@@ -1,11 +1,15 @@
-/* atomic-file.c - write to a temporary, fsync, rename (see atomic-file.h). */
+/* atomic-file.c - write to a temporary, fsync, rename; or write through a
+ * device or FIFO; without the signals a write may raise (atomic-file.h). */
 #include "atomic-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Not mkstemp: it creates mode 0600, and a profile should get the usual
@@ -74,21 +78,93 @@ int pprt_write_file_atomically(const char *path, const void *data, size_t len,
     int fd;
     int err = pprt_open_temporary(path, O_WRONLY, &tmp, &fd);
     if (err != 0) {
-        *step = "create a temporary file beside it";
+        *step = "could not create a temporary file beside it";
         return err;
     }
     if ((err = pprt_write_all(fd, data, len)) != 0)
-        *step = "write";
+        *step = "could not write";
     else if (fsync(fd) != 0)
-        err = errno, *step = "fsync";
+        err = errno, *step = "could not fsync";
     if (close(fd) != 0 && err == 0)
-        err = errno, *step = "close";
+        err = errno, *step = "could not close";
     if (err == 0 && rename(tmp, path) != 0)
-        err = errno, *step = "rename the temporary file to it";
+        err = errno, *step = "could not rename the temporary file to it";
     if (err != 0)
         unlink(tmp);
     else
         pprt_sync_directory(path);
     free(tmp);
     return err;
+}
+
+int pprt_open_through(const char *path, int *fd, const char **step)
+{
+    /* O_NONBLOCK: opening a FIFO without a reader would block forever. */
+    for (int waited = 0;; waited += 10) {
+        *fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+        if (*fd >= 0 || errno != ENXIO || waited >= PPRT_FIFO_WAIT_MS)
+            break;
+        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+    }
+    if (*fd < 0) {
+        int err = errno;
+        *step = err == ENXIO ? "could not open it: no process reads it (a FIFO "
+                               "needs its reader running) or it is a socket"
+                             : "could not open it";
+        return err;
+    }
+    /* Blocking writes from here: a slow reader is waited for. */
+    int flags = fcntl(*fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK);
+    return 0;
+}
+
+int pprt_write_file_through(const char *path, const void *data, size_t len,
+                            const char **step)
+{
+    int fd;
+    int err = pprt_open_through(path, &fd, step);
+    if (err != 0)
+        return err;
+    if ((err = pprt_write_all(fd, data, len)) != 0)
+        *step = "could not write";
+    /* No fsync: devices and FIFOs refuse it, and there is nothing to make
+     * durable. */
+    if (close(fd) != 0 && err == 0)
+        err = errno, *step = "could not close";
+    return err;
+}
+
+static void write_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGXFSZ);
+    sigaddset(set, SIGPIPE);
+}
+
+void pprt_signals_hold(struct pprt_signal_hold *h)
+{
+    sigset_t set;
+    write_signals(&set);
+    pthread_sigmask(SIG_BLOCK, &set, &h->old_mask);
+    sigpending(&h->pending_before);
+}
+
+void pprt_signals_release(const struct pprt_signal_hold *h)
+{
+    static const int sigs[] = {SIGXFSZ, SIGPIPE};
+    sigset_t now;
+    sigpending(&now);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        if (!sigismember(&now, sigs[i]) || sigismember(&h->pending_before, sigs[i]))
+            continue;
+        /* Raised by our write (the kernel sends both to the writing
+         * thread): taken off, or unblocking would deliver it. */
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sigs[i]);
+        sigtimedwait(&one, NULL, &(struct timespec){0, 0});
+    }
+    pthread_sigmask(SIG_SETMASK, &h->old_mask, NULL);
 }

@@ -7,12 +7,13 @@
 #ifndef PATHPROF_RT_ATOMIC_FILE_H
 #define PATHPROF_RT_ATOMIC_FILE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #pragma GCC visibility push(hidden)
 
-/* Returns 0, or an errno value with *STEP naming what failed ("create the
- * temporary file", "write", ...). */
+/* Returns 0, or an errno value with *STEP saying what failed ("could not
+ * create a temporary file beside it", "could not write", ...). */
 int pprt_write_file_atomically(const char *path, const void *data, size_t len,
                                const char **step);
 
@@ -26,6 +27,29 @@ int pprt_write_all(int fd, const void *p, size_t len);
 /* Makes a rename in PATH's directory durable (failures are not reported:
  * nothing the user could act on). */
 void pprt_sync_directory(const char *path);
+
+/* Opens PATH, a character device or FIFO (pprt_resolve_target), to write
+ * through it: 0 with *FD, or an errno value with *STEP set.  A FIFO
+ * nobody reads is waited for PPRT_FIFO_WAIT_MS, then refused (ENXIO)
+ * rather than hanging the program's exit. */
+#define PPRT_FIFO_WAIT_MS 2000
+int pprt_open_through(const char *path, int *fd, const char **step);
+/* Writes all of DATA to PATH that way, no temporary: 0 or an errno value
+ * with *STEP naming what failed. */
+int pprt_write_file_through(const char *path, const void *data, size_t len,
+                            const char **step);
+
+/* Writing the profile must not kill the program: over a file size limit
+ * write(2) raises SIGXFSZ (default action: core dump, exit status 153),
+ * to a FIFO whose reader left SIGPIPE.  Between hold and release both are
+ * blocked in the calling thread, so write fails with EFBIG or EPIPE
+ * instead, and release discards what our writes raised before restoring
+ * the thread's mask; one the program had pending already stays pending. */
+struct pprt_signal_hold {
+    sigset_t old_mask, pending_before;
+};
+void pprt_signals_hold(struct pprt_signal_hold *h);
+void pprt_signals_release(const struct pprt_signal_hold *h);
 
 #pragma GCC visibility pop
 

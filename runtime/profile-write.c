@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,20 +34,65 @@ static void encode(const struct pprt_tu *list, void *arg)
     pprt_profile_encode(list, e->pid, &e->buf, &e->hash_lost);
 }
 
-static int try_write(const char *path, const struct pprt_buf *b)
+static void say_failed(const char *path, const char *real, int err, const char *step)
+{
+    struct pprt_name_buf n1, n2;
+    if (real != NULL && strcmp(real, path) != 0)
+        pprt_error("cannot write profile %s (a link to %s): %s (%s)", pprt_name(path, &n1),
+                   pprt_name(real, &n2), strerror(err), step);
+    else
+        pprt_error("cannot write profile %s: %s (%s)", pprt_name(path, &n1), strerror(err),
+                   step);
+}
+
+/* Where the user asked (PATHPROF_OUT): only a regular file or a new name
+ * is replaced; a device or FIFO is written through, a link followed. */
+static int write_named(const char *path, const struct pprt_buf *b)
+{
+    struct pprt_target t;
+    const char *step = "";
+    int err = pprt_resolve_target(path, &t, &step);
+    if (err == 0) {
+        if (t.kind == PPRT_TARGET_THROUGH)
+            err = pprt_write_file_through(t.name, b->data, b->len, &step);
+        else
+            err = pprt_write_file_atomically(t.name, b->data, b->len, &step);
+    }
+    if (err != 0)
+        say_failed(path, t.name, err, step);
+    free(t.name);
+    return err;
+}
+
+/* A fallback name is ours, in a shared directory: never followed (a link
+ * planted in /tmp must not redirect the write), always replaced. */
+static int write_fallback_at(const char *path, const struct pprt_buf *b)
 {
     const char *step = "";
     int err = pprt_write_file_atomically(path, b->data, b->len, &step);
     if (err != 0)
-        pprt_error("cannot write profile %s: %s (could not %s)", path,
-                   strerror(err), step);
+        say_failed(path, NULL, err, step);
     return err;
+}
+
+/* Every location failed: the last error says what the user can change. */
+static void say_lost(int err)
+{
+    struct rlimit lim;
+    if (err == EFBIG && getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+        pprt_error("no profile written: every location failed (see above); the "
+                   "process's file size limit (ulimit -f) is %llu bytes, the profile "
+                   "needs more",
+                   (unsigned long long)lim.rlim_cur);
+    else
+        pprt_error("no profile written: every location failed (see above); set "
+                   "PATHPROF_OUT or TMPDIR to a writable place");
 }
 
 /* The profile could not go where the user asked: rather than lose a whole
  * run's data, put it in the temporary directory under a name that cannot
  * collide with another process's. */
-static void write_fallback(const char *wanted, const struct encoding *e)
+static void write_fallback(const char *wanted, const struct encoding *e, int err)
 {
     const char *tmpdir = getenv("TMPDIR");
     const char *dirs[2] = {tmpdir && *tmpdir ? tmpdir : "/tmp", "/tmp"};
@@ -56,15 +102,17 @@ static void write_fallback(const char *wanted, const struct encoding *e)
         char *path = pprt_fallback_output(dirs[i], e->pid);
         if (path == NULL)
             break;
-        if (strcmp(path, wanted) != 0 && try_write(path, &e->buf) == 0) {
+        if (strcmp(path, wanted) != 0 && (err = write_fallback_at(path, &e->buf)) == 0) {
             /* Said even under PATHPROF_QUIET: the user must find the file. */
-            pprt_warning("profile written to %s instead of %s", path, wanted);
+            struct pprt_name_buf n1, n2;
+            pprt_warning("profile written to %s instead of %s", pprt_name(path, &n1),
+                         pprt_name(wanted, &n2));
             free(path);
             return;
         }
         free(path);
     }
-    pprt_error("no profile written: every location failed (see above)");
+    say_lost(err);
 }
 
 void pprt_write_profile(void)
@@ -93,12 +141,17 @@ void pprt_write_profile(void)
         const char *pattern = pprt_config.out_pattern ? pprt_config.out_pattern
                                                       : "pathprof.out";
         char *path = pprt_expand_output(pattern, e.pid);
+        struct pprt_signal_hold held;
+        struct pprt_name_buf n;
+        int err;
+        pprt_signals_hold(&held);
         if (path == NULL)
             pprt_error("out of memory naming the profile; no profile written");
-        else if (try_write(path, &e.buf) == 0)
-            pprt_info("profile written to %s", path);
+        else if ((err = write_named(path, &e.buf)) == 0)
+            pprt_info("profile written to %s", pprt_name(path, &n));
         else
-            write_fallback(path, &e);
+            write_fallback(path, &e, err);
+        pprt_signals_release(&held);
         free(path);
     }
     pprt_buf_free(&e.buf);

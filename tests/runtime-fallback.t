@@ -43,14 +43,14 @@ is($r->{status}, 3, 'exit status unchanged');
 is($r->{out}, "driver: hello\n", 'stdout unchanged');
 unlink $fb if $fb;
 
-# The target is a directory: the temporary is written, the rename fails,
-# and the temporary must not stay behind.
+# The target is a directory: refused before anything is written (a rename
+# over it would fail anyway), and no temporary stays behind.
 mkdir "$dir/target/isdir";
 $r = run_prog(argv => [$drv, 'basic', 100], cwd => $dir,
               env => { PATHPROF_OUT => "$dir/target/isdir", TMPDIR => "$dir/fb",
                        PATHPROF_QUIET => 1 });
-like($r->{err}, qr{^pathprof: error: cannot write profile \Q$dir/target/isdir\E: Is a directory \(could not rename the temporary file to it\)$}m,
-     'rename failure is reported');
+like($r->{err}, qr{^pathprof: error: cannot write profile \Q$dir/target/isdir\E: Is a directory \(a directory is never replaced: name a file in it\)$}m,
+     'a directory is refused, saying why');
 is_deeply([leftovers("$dir/target", 'isdir')], [], 'the partial temporary is removed');
 $fb = fallback_file("$dir/fb", $r->{err});
 ok($fb && -f $fb, 'where it went is said even with PATHPROF_QUIET=1') or diag($r->{err});
