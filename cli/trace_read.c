@@ -297,6 +297,27 @@ static bool collect_events(struct trace *t, struct pp_error *err)
     return true;
 }
 
+/* The bases the runtime gave a TU must leave every event index meaningful. */
+static bool check_bases(const struct trace_tu *tu, struct pp_error *err)
+{
+    if (tu->tu_base == 0)
+        return pp_fail(err, "tu_base 0 (global path index 0 is never valid)");
+    /* Checked first: the checks below subtract it from the mask. */
+    if (tu->tu_base > PATHPROF_EV_INDEX_MASK)
+        return pp_fail(err, "tu_base %" PRIu64 " beyond the 2^61 path indices of an event",
+                       tu->tu_base);
+    if (tu->fn_base > UINT64_MAX - tu->meta.nfuncs)
+        return pp_fail(err, "function base %" PRIu64 " overflows", tu->fn_base);
+    for (uint32_t i = 0; i < tu->meta.nfuncs; i++) {
+        const struct pp_func_meta *f = &tu->meta.funcs[i];
+        if (f->counter_offset > PATHPROF_EV_INDEX_MASK - tu->tu_base ||
+            f->npaths > PATHPROF_EV_INDEX_MASK - tu->tu_base - f->counter_offset)
+            return pp_fail(err, "function %" PRIu32 " (%s): its path indices go beyond "
+                                "2^61", i, f->name);
+    }
+    return true;
+}
+
 static bool read_tu(struct trace_tu *tu, const struct record *r, struct pp_error *err)
 {
     struct pp_cursor c = pp_cursor_at(r->body, (size_t)r->length, 0);
@@ -324,16 +345,11 @@ static bool read_tu(struct trace_tu *tu, const struct record *r, struct pp_error
             return pp_fail(err, "non-zero padding after the metadata");
     if (!meta_parse(blob, meta_len, &tu->meta, err))
         return false;
-    if (tu->tu_base == 0)
-        return pp_fail(err, "tu_base 0 (global path index 0 is never valid)");
-    if (tu->fn_base > UINT64_MAX - tu->meta.nfuncs)
-        return pp_fail(err, "function base %" PRIu64 " overflows", tu->fn_base);
-    for (uint32_t i = 0; i < tu->meta.nfuncs; i++) {
-        const struct pp_func_meta *f = &tu->meta.funcs[i];
-        if (f->counter_offset > PATHPROF_EV_INDEX_MASK - tu->tu_base ||
-            f->npaths > PATHPROF_EV_INDEX_MASK - tu->tu_base - f->counter_offset)
-            return pp_fail(err, "function %" PRIu32 " (%s): its path indices go beyond "
-                                "2^61", i, f->name);
+    /* The caller counts a TU (and trace_free frees it) only when it reads
+     * whole, so a TU refused after its metadata was parsed frees it here. */
+    if (!check_bases(tu, err)) {
+        meta_free(&tu->meta);
+        return false;
     }
     return true;
 }
