@@ -17,20 +17,23 @@ bench_pathprof_flags() {
 # counting mode; pathprof streaming mode (analyzer chosen at run time).
 # cflags_of BUILD / libs_of BUILD: its compile and link flags (PP_CFLAGS
 # and PP_LIBS from bench_pathprof_flags or perfctl's pp_setup).
+# PERFCTL_OPT (default empty) is added last to both, for every build: the
+# recipes compile and link with -O2, and "-O3 -flto" there overrides it
+# (perfctl/crosscheck builds every program at both levels).
 cflags_of() {
     case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count) echo "$PP_CFLAGS" ;;
-        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream" ;;
+        native) echo "${PERFCTL_OPT:-}" ;;
+        fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
+        count) echo "$PP_CFLAGS ${PERFCTL_OPT:-}" ;;
+        stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
 libs_of() {
     case $1 in
-        native) echo "" ;;
-        fprofile-generate) echo "-fprofile-generate" ;;
-        count|stream) echo "$PP_LIBS" ;;
+        native) echo "${PERFCTL_OPT:-}" ;;
+        fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
+        count|stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

@@ -47,6 +47,25 @@ compile_c() {
     return $rc
 }
 
+# size_of SIZE FULL: the workload size for SIZE (full or small) and $SCALE.
+# gen_input FILE BYTES: bench/gen-input.c's deterministic input, made once
+# (the generator is built into $OUT/bin). Program files call both; they
+# live here so perfctl/crosscheck runs the same workloads.
+size_of() {
+    case $1 in
+        full) awk -v f="$2" -v s="$SCALE" 'BEGIN { printf "%d", f * s }' ;;
+        small) awk -v f="$2" -v s="$SCALE" 'BEGIN { v = f * s / 40; printf "%d", (v < 1 ? 1 : v) }' ;;
+    esac
+}
+gen_input() {
+    local g=$OUT/bin/gen-input
+    if [ ! -x "$g" ]; then
+        mkdir -p "$OUT/bin"
+        gcc -std=c11 -O2 -Wall -Wextra -Werror "$ROOT/bench/gen-input.c" -o "$g"
+    fi
+    [ "$(stat -c %s "$1" 2>/dev/null || echo -1)" = "$2" ] || "$g" "$2" >"$1"
+}
+
 # --- configurations ---------------------------------------------------------
 # Every configuration perfctl knows by name. `perfctl list` prints them.
 # A later issue adds a configuration here (a build and its environment).
