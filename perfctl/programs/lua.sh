@@ -16,7 +16,15 @@ prog_build() {  # BUILD BINDIR OBJDIR
     printf '#ifndef _LUA_DEB_MULTIARCH_\n#define _LUA_DEB_MULTIARCH_\n#define DEB_HOST_MULTIARCH "%s"\n#endif\n' \
         "$(gcc -print-multiarch)" >"$3/inc/lua5.4-deb-multiarch.h"
     for f in "$SRC"/*.c; do [ "${f##*/}" = luac.c ] || srcs+=("$f"); done
-    compile_c "$b" "$3" "-O2 -w -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I$3/inc" "${srcs[@]}" || return 1
+    # PERFCTL_DETERMINISTIC=1 (perfctl/crosscheck): the string-hash seed
+    # mixes time and the addresses of a heap object, a local and a function
+    # (different in every build, so ASLR off is not enough), and table.sort
+    # picks pivots from clock() and time(); both become constants, so every
+    # run of every build takes the same paths. lstate.c and ltablib.c keep
+    # their own definitions unless these macros exist.
+    local det=
+    [ "${PERFCTL_DETERMINISTIC:-0}" = 1 ] && det="-Dluai_makeseed(L)=0x2545f491u -Dl_randomizePivot()=0u"
+    compile_c "$b" "$3" "-O2 -w -DLUA_COMPAT_5_3 -DLUA_USE_LINUX $det -I$3/inc" "${srcs[@]}" || return 1
     # shellcheck disable=SC2046
     gcc -O2 "$3"/*.o -o "$2/lua" $(libs_of "$b") -lm -ldl -Wl,-E
 }

@@ -26,6 +26,13 @@ prog_input() {  # WORKDIR SIZE
     gen_input "$1/input.$2" "$(size_of "$2" 60000000)"
 }
 prog_cmd() {    # BINDIR WORKDIR SIZE
-    CMD=("$1/zstd" -q -T2 -9 -c)
+    # PERFCTL_DETERMINISTIC=1 (perfctl/crosscheck): one thread for I/O and
+    # compression; the workers' and the I/O pool's wait loops run as often
+    # as the scheduling makes them, so -T2's path counts vary run to run.
+    if [ "${PERFCTL_DETERMINISTIC:-0}" = 1 ]; then
+        CMD=("$1/zstd" -q --single-thread --no-asyncio -9 -c)
+    else
+        CMD=("$1/zstd" -q -T2 -9 -c)
+    fi
     CMD_STDIN=$2/input.$3
 }
