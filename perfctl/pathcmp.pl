@@ -1,0 +1,93 @@
+#!/usr/bin/perl
+# perfctl/pathcmp.pl COUNT.json STREAM.json [MAXDIFF] - are two
+# `pathprof report --json` documents of one program (counting mode and
+# stream mode + blpp) equal path for path? perfctl/crosscheck's oracle.
+#
+# Prints one line of facts on stdout:
+#   functions F paths P total T equal yes|no exact yes|no|n/a
+# (F functions that ran, P distinct (function, path ID) pairs, T the sum of
+# their counts, all from the counting profile; exact: the stream profile's
+# STREAM section) and, on stderr, the first MAXDIFF (default 10) functions
+# whose counts differ, with both counts of their first differing paths.
+# Exit status 0 when equal and exact, 1 otherwise, 2 on unreadable input.
+#
+# The documents are read line by line, not with a JSON parser: docs/json.md
+# puts every function header and every path on a line of its own, and
+# JSON::PP needs minutes for lua's tens of megabytes. A function is keyed
+# by name, file and CFG checksum, so the same name with another graph is a
+# difference, not a match.
+use strict;
+use warnings;
+
+my ($cfile, $sfile, $maxdiff) = @ARGV;
+die "usage: pathcmp.pl COUNT.json STREAM.json [MAXDIFF]\n" unless defined $sfile;
+$maxdiff //= 10;
+
+my $str = qr/"((?:[^"\\]|\\.)*)"/;
+
+# read FILE: ({ "name\tfile\tchecksum" => { id => count } }, mode, exact)
+sub read_report {
+    my ($file) = @_;
+    open my $fh, '<', $file or do { print STDERR "pathcmp: $file: $!\n"; exit 2 };
+    my (%f, $cur, $mode, $exact);
+    while (my $l = <$fh>) {
+        if ($l =~ /^\s*\{"name":$str,"file":(null|$str),"line":\d+,"checksum":"(0x[0-9a-f]+)"/) {
+            $cur = join "\t", $1, ($3 // '-'), $4;
+            $f{$cur} //= {};
+        } elsif ($l =~ /^\s*\{"id":(\d+),"count":(\d+)/) {
+            defined $cur or do { print STDERR "pathcmp: $file: a path before any function\n"; exit 2 };
+            $f{$cur}{$1} += $2;
+        } elsif ($l =~ /^\s*"mode":"(\w+)"/) {
+            $mode = $1;
+        } elsif ($l =~ /^\s*"stream":\{"exact":(true|false)/) {
+            $exact = $1 eq 'true' ? 'yes' : 'no';
+        }
+    }
+    close $fh;
+    defined $mode or do { print STDERR "pathcmp: $file: no \"mode\": not a pathprof report --json document\n"; exit 2 };
+    return (\%f, $mode, $exact);
+}
+
+my ($c, $cmode) = read_report($cfile);
+my ($s, $smode, $exact) = read_report($sfile);
+$cmode eq 'count' or print STDERR "pathcmp: $cfile is a $cmode profile, not a counting one\n";
+$smode eq 'stream' or print STDERR "pathcmp: $sfile is a $smode profile, not a stream one\n";
+
+my ($nf, $np, $total) = (0, 0, 0);
+for my $k (keys %$c) {
+    my @ids = keys %{$c->{$k}} or next;
+    $nf++;
+    $np += @ids;
+    $total += $_ for values %{$c->{$k}};
+}
+
+sub sum { my $t = 0; $t += $_ for values %{$_[0]}; $t }
+
+# Functions that differ, the biggest absolute difference first, so the
+# first lines name where most events went missing.
+my %all = map { $_ => 1 } keys %$c, keys %$s;
+my @diff;
+for my $k (keys %all) {
+    my ($cp, $sp) = ($c->{$k} // {}, $s->{$k} // {});
+    my %ids = map { $_ => 1 } keys %$cp, keys %$sp;
+    my @bad = sort { $a <=> $b } grep { ($cp->{$_} // 0) != ($sp->{$_} // 0) } keys %ids;
+    next unless @bad;
+    my ($ct, $st) = (sum($cp), sum($sp));
+    push @diff, [abs($ct - $st), $k, $ct, $st, \@bad, $cp, $sp,
+                 !exists $c->{$k} ? ' (only in stream)' : !exists $s->{$k} ? ' (only in count)' : ''];
+}
+@diff = sort { $b->[0] <=> $a->[0] || $a->[1] cmp $b->[1] } @diff;
+if (@diff) {
+    printf STDERR "pathcmp: %d function(s) differ%s:\n", scalar @diff,
+        @diff > $maxdiff ? ", the first $maxdiff by difference" : '';
+    for my $d (@diff[0 .. ($#diff < $maxdiff - 1 ? $#diff : $maxdiff - 1)]) {
+        my ($k, $ct, $st, $bad, $cp, $sp, $why) = @$d[1 .. 7];
+        my ($name, $file) = split /\t/, $k;
+        my @ex = map { sprintf 'path %s %s/%s', $_, $cp->{$_} // 0, $sp->{$_} // 0 } @$bad[0 .. ($#$bad < 3 ? $#$bad : 3)];
+        printf STDERR "  %s (%s)%s: count %s, stream %s; %d path(s) differ: %s%s\n",
+            $name, $file, $why, $ct, $st, scalar @$bad, join(', ', @ex), @$bad > 4 ? ', ...' : '';
+    }
+}
+$exact //= 'n/a';
+printf "functions %d paths %d total %s equal %s exact %s\n", $nf, $np, $total, @diff ? 'no' : 'yes', $exact;
+exit(@diff || $exact ne 'yes' ? 1 : 0);
