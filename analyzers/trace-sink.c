@@ -39,8 +39,11 @@ static struct {
     pthread_mutex_t lock;
     enum sink_state state;
     int fd;
-    char *path; /* where the trace goes */
-    char *tmp;  /* the temporary file being written */
+    char *path; /* the name the user gave (PATHPROF_TRACE expanded) */
+    char *dest; /* where the trace goes: PATH with links resolved, the
+                 * device or FIFO to write through, or a fallback file */
+    char *tmp;  /* the temporary file being written (NULL: written through) */
+    bool elsewhere; /* DEST is a fallback location, not PATH */
     pid_t pid;  /* the process whose file FD is */
     pid_t parent_pid;
     uint64_t size, hash; /* bytes written so far, their FNV-1a */
@@ -63,9 +66,11 @@ static struct {
 /* Gives up on the trace: the temporary goes, later events are discarded. */
 static void abandon(int err, const char *step)
 {
+    struct pprt_name_buf n1, n2;
+    const char *name = sink.elsewhere ? sink.dest : sink.path ? sink.path : pp_trace_pattern();
     pprt_error("cannot write trace %s: %s (could not %s %s); no trace will be written",
-               sink.path ? sink.path : pp_trace_pattern(), strerror(err), step,
-               sink.tmp ? sink.tmp : "it");
+               pprt_name(name ? name : "?", &n1), strerror(err), step,
+               sink.tmp ? pprt_name(sink.tmp, &n2) : "it");
     if (sink.fd >= 0) {
         close(sink.fd);
         sink.fd = -1;
@@ -79,10 +84,25 @@ static void abandon(int err, const char *step)
     sink.state = SINK_BROKEN;
 }
 
+static bool relocate(int err);
+
+/* write(2) without SIGXFSZ or SIGPIPE (atomic-file.h): this may run in
+ * the program's own thread at exit. */
+static int write_held(const void *data, size_t len)
+{
+    struct pprt_signal_hold held;
+    pprt_signals_hold(&held);
+    int err = pprt_write_all(sink.fd, data, len);
+    pprt_signals_release(&held);
+    return err;
+}
+
 /* Writes bytes that go into the checksum. */
 static bool out(const void *data, size_t len)
 {
-    int err = pprt_write_all(sink.fd, data, len);
+    int err = write_held(data, len);
+    if (err != 0 && relocate(err))
+        err = write_held(data, len);
     if (err != 0) {
         abandon(err, "write");
         return false;
@@ -115,30 +135,118 @@ static bool out_header(void)
     return out(h, sizeof h);
 }
 
-/* The trace could not be created where asked: rather than lose the run,
- * put it in the temporary directory under a name no other process uses. */
-static int open_fallback(const char *wanted, int first_err)
+/* A fallback name: ours, in a shared directory, so never followed (a link
+ * planted in /tmp must not redirect the write) and always replaced.
+ * Returns 0 with *PATH, *TMP and *FD, or an errno value. */
+static int open_fallback_file(const char *wanted, char **path, char **tmp, int *fd)
 {
     const char *tmpdir = getenv("TMPDIR");
     const char *dirs[2] = {tmpdir && *tmpdir ? tmpdir : "/tmp", "/tmp"};
+    int err = ENOENT;
     for (int i = 0; i < 2; i++) {
         if (i == 1 && strcmp(dirs[0], dirs[1]) == 0)
             break;
         size_t size = strlen(dirs[i]) + 64;
-        char *path = malloc(size);
-        if (path == NULL)
+        *path = malloc(size);
+        if (*path == NULL)
             return ENOMEM;
-        snprintf(path, size, "%s/pathprof.%ld.trace", dirs[i], (long)sink.pid);
-        if (strcmp(path, wanted) != 0 && pprt_open_temporary(path, O_RDWR, &sink.tmp, &sink.fd) == 0) {
-            pprt_warning("cannot create trace %s (%s); writing it to %s instead", wanted,
-                         strerror(first_err), path);
-            free(sink.path);
-            sink.path = path;
+        snprintf(*path, size, "%s/pathprof.%ld.trace", dirs[i], (long)sink.pid);
+        if (strcmp(*path, wanted) != 0 &&
+            (err = pprt_open_temporary(*path, O_RDWR, tmp, fd)) == 0)
             return 0;
-        }
-        free(path);
+        free(*path);
+        *path = NULL;
     }
-    return first_err;
+    return err;
+}
+
+/* The trace could not be created where asked: rather than lose the run,
+ * put it in the temporary directory under a name no other process uses. */
+static int open_fallback(const char *wanted, int first_err, const char *why)
+{
+    char *path;
+    if (open_fallback_file(wanted, &path, &sink.tmp, &sink.fd) != 0)
+        return first_err;
+    struct pprt_name_buf n1, n2;
+    pprt_warning("cannot create trace %s (%s: %s); writing it to %s instead",
+                 pprt_name(wanted, &n1), strerror(first_err), why, pprt_name(path, &n2));
+    free(sink.dest);
+    sink.dest = path;
+    sink.elsewhere = true;
+    return 0;
+}
+
+/* A write failed (full disk, quota, file size limit): rather than lose the
+ * run, copy what was written to a fallback file and go on there.  The
+ * file holds SIZE good bytes; a failed write may have left part of itself
+ * after them, which the copy leaves out.  Once only: a second failure is
+ * not the target's directory's fault. */
+static bool relocate(int err)
+{
+    char *path, *tmp;
+    int fd;
+    if (sink.tmp == NULL || sink.elsewhere ||
+        open_fallback_file(sink.dest, &path, &tmp, &fd) != 0)
+        return false;
+    unsigned char *copy = malloc(1u << 16);
+    int cerr = copy ? 0 : ENOMEM;
+    for (uint64_t at = 0; cerr == 0 && at < sink.size;) {
+        size_t want = sink.size - at < (1u << 16) ? (size_t)(sink.size - at) : (1u << 16);
+        ssize_t got = pread(sink.fd, copy, want, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            cerr = got < 0 ? errno : EIO;
+            break;
+        }
+        struct pprt_signal_hold held;
+        pprt_signals_hold(&held);
+        cerr = pprt_write_all(fd, copy, (size_t)got);
+        pprt_signals_release(&held);
+        at += (uint64_t)got;
+    }
+    free(copy);
+    struct pprt_name_buf n1, n2;
+    if (cerr != 0) {
+        pprt_error("cannot write trace %s: %s (could not write); moving it to %s failed too: %s",
+                   pprt_name(sink.path, &n1), strerror(err), pprt_name(path, &n2),
+                   strerror(cerr));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        free(path);
+        return false;
+    }
+    pprt_warning("cannot write trace %s: %s (could not write); writing it to %s instead",
+                 pprt_name(sink.path, &n1), strerror(err), pprt_name(path, &n2));
+    close(sink.fd);
+    unlink(sink.tmp);
+    free(sink.tmp);
+    free(sink.dest);
+    sink.fd = fd;
+    sink.tmp = tmp;
+    sink.dest = path;
+    sink.elsewhere = true;
+    return true;
+}
+
+/* Opens where PATH says (output-path.h): a temporary beside the file it
+ * names, links resolved, or the device or FIFO itself.  0 or an errno
+ * value with *WHY. */
+static int open_target(const char *path, const char **why)
+{
+    struct pprt_target t;
+    int err = pprt_resolve_target(path, &t, why);
+    if (err != 0)
+        return err;
+    free(sink.dest);
+    sink.dest = t.name;
+    if (t.kind == PPRT_TARGET_THROUGH)
+        return pprt_open_through(t.name, &sink.fd, why);
+    err = pprt_open_temporary(t.name, O_RDWR, &sink.tmp, &sink.fd);
+    if (err != 0)
+        *why = "could not create a temporary file beside it";
+    return err;
 }
 
 /* Creates the temporary file and writes the header: IDLE -> OPEN. */
@@ -156,13 +264,16 @@ static bool create(pid_t parent)
         sink.state = SINK_BROKEN;
         return false;
     }
-    err = pprt_open_temporary(sink.path, O_RDWR, &sink.tmp, &sink.fd);
+    const char *why = "";
+    sink.elsewhere = false;
+    err = open_target(sink.path, &why);
     if (err != 0)
-        err = open_fallback(sink.path, err);
+        err = open_fallback(sink.path, err, why);
     if (err != 0) {
-        pprt_error("cannot create trace %s: %s (could not create a temporary file beside "
-                   "it, nor in the temporary directory); no trace will be written",
-                   sink.path, strerror(err));
+        struct pprt_name_buf n;
+        pprt_error("cannot create trace %s: %s (%s, nor in the temporary directory); "
+                   "no trace will be written; set PATHPROF_TRACE or TMPDIR to a writable place",
+                   pprt_name(sink.path, &n), strerror(err), why);
         sink.state = SINK_BROKEN;
         return false;
     }
@@ -178,6 +289,20 @@ static bool create(pid_t parent)
  * offset, shared with ours, is not moved. */
 static bool adopt_after_fork(void)
 {
+    if (sink.tmp == NULL) {
+        /* The parent writes through a device or FIFO: its records are not
+         * there to copy, and two writers would interleave on it. */
+        struct pprt_name_buf n;
+        close(sink.fd); /* our descriptor only */
+        sink.fd = -1;
+        sink.state = SINK_BROKEN;
+        pprt_warning("this forked process (pid %ld) writes no trace: its parent writes "
+                     "trace %s through a device or FIFO, which holds no copy of the events "
+                     "before the fork; use a regular file (%%p in PATHPROF_TRACE) to "
+                     "trace forked processes",
+                     (long)getpid(), pprt_name(sink.path, &n));
+        return false;
+    }
     int parent_fd = sink.fd;
     uint64_t parent_size = sink.size, at = PP_TRACE_HEADER_SIZE;
     char *parent_tmp = sink.tmp;
@@ -201,8 +326,9 @@ static bool adopt_after_fork(void)
         at += (uint64_t)got;
     }
     if (copy == NULL) {
+        struct pprt_name_buf n;
         pprt_error("out of memory copying the parent's trace %s after fork; this process "
-                   "writes no trace", parent_tmp);
+                   "writes no trace", pprt_name(parent_tmp, &n));
         sink.state = SINK_BROKEN;
     }
     free(copy);
@@ -269,8 +395,10 @@ static void discard(size_t n)
     sink.discarded += n;
     if (sink.state == SINK_DONE && !sink.warned_late) {
         sink.warned_late = true;
+        struct pprt_name_buf n;
         pprt_warning("events arrived after trace %s was written (late destructors, or an "
-                     "exec that failed); they are not in it", sink.path ? sink.path : "?");
+                     "exec that failed); they are not in it",
+                     pprt_name(sink.path ? sink.path : "?", &n));
     }
 }
 
@@ -330,9 +458,10 @@ void pp_trace_sink_events(uint32_t tid, const uint64_t *ev, size_t n)
         discard(n);
     } else if ((tc = thread_count(tid)) == NULL) {
         /* END must count exactly what the records hold: not written. */
+        struct pprt_name_buf nb;
         if (!sink.threads_nomem)
             pprt_error("out of memory counting the threads of trace %s; the events of "
-                       "thread %u on are not in it", sink.path, (unsigned)tid);
+                       "thread %u on are not in it", pprt_name(sink.path, &nb), (unsigned)tid);
         sink.threads_nomem = true;
         discard(n);
     } else if (sink.buf == NULL) {
@@ -481,11 +610,14 @@ static int seal(const char **step)
     int err;
 
     pprt_set_u64(trailer, sink.hash);
-    if ((err = pprt_write_all(sink.fd, trailer, sizeof trailer)) != 0) {
+    if ((err = write_held(trailer, sizeof trailer)) != 0 && relocate(err))
+        err = write_held(trailer, sizeof trailer);
+    if (err != 0) {
         *step = "write";
         return err;
     }
-    if (fsync(sink.fd) != 0) {
+    /* A device or FIFO has nothing to make durable (and refuses fsync). */
+    if (sink.tmp != NULL && fsync(sink.fd) != 0) {
         *step = "fsync";
         return errno;
     }
@@ -510,13 +642,18 @@ static void complete(const struct tu_list *tus)
         abandon(err, step);
         return;
     }
-    if (rename(sink.tmp, sink.path) != 0) {
+    struct pprt_name_buf n1, n2;
+    const char *shown = pprt_name(sink.elsewhere ? sink.dest : sink.path, &n1);
+    if (sink.tmp == NULL) {
+        pprt_info("trace written to %s", shown);
+    } else if (rename(sink.tmp, sink.dest) != 0) {
         /* The temporary file is complete and valid: keep it for the user. */
+        int err = errno;
         pprt_error("cannot rename %s to trace %s: %s; the complete trace is left in %s",
-                   sink.tmp, sink.path, strerror(errno), sink.tmp);
+                   pprt_name(sink.tmp, &n2), shown, strerror(err), pprt_name(sink.tmp, &n2));
     } else {
-        pprt_sync_directory(sink.path);
-        pprt_info("trace written to %s", sink.path);
+        pprt_sync_directory(sink.dest);
+        pprt_info("trace written to %s", shown);
     }
     sink.state = SINK_DONE;
 }

@@ -81,7 +81,7 @@ like "$OUT" "# thread 1: 11 events, stream cut short" "... and they are not in i
 
 mkdir "$T/tmpdir"
 TMPDIR=$T/tmpdir TRACE_PATTERN=$T/no/such/dir/x.trace "$W" "$T/blobs" streams 2>"$T/err"
-like "$(head -n 1 "$T/err")" "^pathprof: warning: cannot create trace $T/no/such/dir/x.trace \\(No such file or directory\\); writing it to $T/tmpdir/pathprof\\.[0-9]+\\.trace instead$" \
+like "$(head -n 1 "$T/err")" "^pathprof: warning: cannot create trace $T/no/such/dir/x.trace \\(No such file or directory: could not create a temporary file beside it\\); writing it to $T/tmpdir/pathprof\\.[0-9]+\\.trace instead$" \
     "an unwritable directory: a warning names both files"
 f=$(ls "$T/tmpdir"/pathprof.*.trace 2>/dev/null)
 cli_run dump "$f"
