@@ -1,0 +1,183 @@
+/* driver.c - one fuzzer input through every reader of the pathprof CLI.
+ *
+ * The CLI's own dispatch (cli/main.c, compiled with -Dmain=pathprof_main)
+ * runs in this process once per command: report in text and JSON, report
+ * --k (KIPF, and KPRUNE with --pruned and --phi), tree, show and dot on the
+ * profile's first functions, dump in every form. One input is tried as a
+ * profile and as a trace: each reader refuses the other's magic at once.
+ *
+ * Profiles and traces end with an FNV-1a-64 of every byte before it, so
+ * almost every mutation would stop at the checksum and never reach the
+ * parsers behind it. The driver therefore re-seals its input first (the
+ * checksum test itself is tests/cli-damage.t's job). A crash the fuzzer
+ * saves is the unsealed input: `driver --seal IN OUT` writes the file that
+ * reproduces it with the plain `pathprof` (fuzz/run.sh does so for every
+ * finding).
+ *
+ * A command may succeed (0), find nothing (1) or refuse the file (2); any
+ * other status is a bug and aborts, so the fuzzer records it as a crash. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "file_bytes.h"
+#include "meta.h"
+#include "profile.h"
+
+int pathprof_main(int argc, char **argv);
+
+/* Far above any seed; a bigger input only slows the fuzzer down. */
+#define MAX_INPUT (4u << 20)
+#define MAX_FUNCS 3
+
+static void seal(unsigned char *b, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    size_t i;
+
+    if (n < 8)
+        return;
+    for (i = 0; i < n - 8; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3u;
+    }
+    for (i = 0; i < 8; i++)
+        b[n - 8 + i] = (unsigned char)(h >> (8 * i));
+}
+
+/* run(ARG, ..., NULL): `pathprof ARG...`; a status outside 0-2 aborts. */
+static void run(const char *arg0, ...)
+{
+    char *argv[16];
+    int argc = 0, status;
+    va_list ap;
+    const char *a;
+
+    argv[argc++] = (char *)"pathprof";
+    va_start(ap, arg0);
+    for (a = arg0; a && argc < 15; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    status = pathprof_main(argc, argv);
+    fflush(stdout);
+    if (status < 0 || status > EXIT_TROUBLE) {
+        fprintf(stderr, "fuzz driver: `pathprof %s %s` exited %d\n", argv[1], argv[2], status);
+        abort();
+    }
+}
+
+/* show, dot and tree need a function and a path: the profile's own. */
+static void run_per_function(const char *path)
+{
+    struct pp_profile p;
+    struct pp_error err;
+    char id[24], last[24];
+    size_t i;
+
+    memset(&p, 0, sizeof p);
+    if (!profile_read(path, &p, &err))
+        return;
+    for (i = 0; i < p.nfuncs && i < MAX_FUNCS; i++) {
+        const struct pp_func *f = &p.funcs[i];
+        const char *name = f->meta->name;
+
+        snprintf(id, sizeof id, "%" PRIu64, f->nrecords ? f->records[0].id : 0);
+        snprintf(last, sizeof last, "%" PRIu64, f->meta->npaths ? f->meta->npaths - 1 : 0);
+        run("show", path, name, id, NULL);
+        run("show", path, name, last, NULL);
+        run("dot", path, name, NULL);
+        run("tree", path, name, id, "--prune", "0", NULL);
+    }
+    profile_free(&p);
+}
+
+static void run_all(const char *path)
+{
+    run("report", path, NULL);
+    run("report", path, "--json", NULL);
+    run("report", "--k", path, "--min-length", "1", NULL);
+    run("report", "--k", path, "--json", NULL);
+    run("report", "--k", path, "--pruned", NULL);
+    run("report", "--k", path, "--phi", "0.5", "--json", NULL);
+    run_per_function(path);
+    run("dump", path, NULL);
+    run("dump", path, "--raw", NULL);
+    run("dump", path, "--thread", "1", NULL);
+}
+
+static unsigned char *read_input(const char *path, size_t *n)
+{
+    unsigned char *b;
+
+    if (!file_bytes(path, MAX_INPUT, &b, n)) {
+        fprintf(stderr, "fuzz driver: %s: %s\n", path, strerror(errno));
+        exit(EXIT_TROUBLE);
+    }
+    return b;
+}
+
+static int write_all(int fd, const unsigned char *b, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned char *b;
+    size_t n;
+    char path[64];
+    int fd;
+
+    if (argc == 4 && strcmp(argv[1], "--seal") == 0) {
+        FILE *out;
+
+        b = read_input(argv[2], &n);
+        seal(b, n);
+        out = fopen(argv[3], "wb");
+        if (!out || fwrite(b, 1, n, out) != n || fclose(out) != 0) {
+            fprintf(stderr, "fuzz driver: %s: %s\n", argv[3], strerror(errno));
+            return EXIT_TROUBLE;
+        }
+        free(b);
+        return 0;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s INPUT | --seal INPUT OUTPUT\n", argv[0]);
+        return EXIT_TROUBLE;
+    }
+    b = read_input(argv[1], &n);
+    seal(b, n);
+    /* In memory, so that no run leaves a file behind; the readers see an
+     * ordinary path (errors name it, the trace reader maps it). */
+    fd = memfd_create("fuzz-input", 0);
+    if (fd < 0 || write_all(fd, b, n) != 0) {
+        perror("fuzz driver: memfd");
+        return EXIT_TROUBLE;
+    }
+    free(b);
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    /* The reports are not what is tested; their writing is. */
+    if (!freopen("/dev/null", "w", stdout)) {
+        perror("fuzz driver: /dev/null");
+        return EXIT_TROUBLE;
+    }
+    run_all(path);
+    close(fd);
+    return 0;
+}
