@@ -4,13 +4,36 @@
 # stalling the whole run. Like prove, a test that is not executable runs
 # under the interpreter named on its #! line, or perl.
 # Usage: scripts/run-test.sh TEST     (limit: PATHPROF_TEST_TIMEOUT, s, default 600)
+#
+# In a sanitizer suite (PP_SANITIZER_LOGS set by mk/sanitize.mk) every
+# sanitizer report of the test's processes goes to a file of its own, and a
+# test that left one fails with the report shown, even where the program
+# that made it was expected to fail anyway.
 set -eu
 limit=${PATHPROF_TEST_TIMEOUT:-600}
 t=$1
 case $t in */*) ;; *) t=./$t ;; esac
 if [ -x "$t" ]; then
-    exec timeout -k 10 "$limit" "$t"
+    set -- "$t"
+else
+    interp=$(sed -n '1s/^#! *//p' "$t")
+    # shellcheck disable=SC2086 # "#!/usr/bin/env bash" is two words
+    set -- ${interp:-perl} "$t"
 fi
-interp=$(sed -n '1s/^#! *//p' "$t")
-# shellcheck disable=SC2086 # "#!/usr/bin/env bash" is two words
-exec timeout -k 10 "$limit" ${interp:-perl} "$t"
+[ -n "${PP_SANITIZER_LOGS:-}" ] || exec timeout -k 10 "$limit" "$@"
+
+logs=$PP_SANITIZER_LOGS/$(basename "$t")
+rm -rf "$logs" && mkdir -p "$logs"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}log_path=$logs/asan"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}${UBSAN_OPTIONS:+:}log_path=$logs/ubsan"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-}${TSAN_OPTIONS:+:}log_path=$logs/tsan"
+rc=0
+timeout -k 10 "$limit" "$@" || rc=$?
+if [ -n "$(ls -A "$logs")" ]; then
+    for f in "$logs"/*; do
+        echo "# sanitizer report $f:"
+        sed -n '1,60s/^/#   /p' "$f"
+    done >&2
+    [ "$rc" = 0 ] && rc=1
+fi
+exit "$rc"

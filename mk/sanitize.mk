@@ -1,0 +1,49 @@
+# mk/sanitize.mk - `make check SANITIZE=address,undefined` / `SANITIZE=thread`
+# (docs/install.md, "Sanitizer suites"). Included by the GNUmakefile after
+# the flags and before the object lists, so that BUILD can still move.
+#
+# Each sanitizer gets its own tree (build/asan, build/tsan, build/san-NAME)
+# so the plain build/ is never touched. The flags ride on CC because every
+# compile *and* link line of the runtime and the CLI uses CC: the runtime,
+# ringbuf/, analyzers/ and the CLI are sanitized with no recipe changed.
+#
+# The plugin (CXX) gets UBSan only, when SANITIZE has it. It runs inside
+# cc1, which is not built with ASan or TSan: their runtimes would have to
+# be LD_PRELOADed into every gcc, cc1, as and collect2 process of every
+# test, with leak checking off (GCC frees nothing on purpose), and most of
+# what the plugin touches lives in GCC's garbage-collected pools, where ASan
+# sees no redzones; TSan has nothing to see in single-threaded cc1. UBSan's
+# runtime needs no preloading: it comes in with the plugin when cc1
+# dlopens it, and its reports go where the suite's do.
+#
+# The build writes $(BUILD)/sanitize.env: tests/lib/tap.sh and the Perl
+# test helpers read it to compile the programs under test with the same
+# flags (a sanitized libpathprof.so only loads into a program built with
+# its sanitizer: the ASan runtime must come first).
+SANITIZE ?=
+ifneq ($(SANITIZE),)
+comma := ,
+SAN_NAME := $(if $(filter thread,$(SANITIZE)),tsan,$(if $(filter address$(comma)undefined undefined$(comma)address address,$(SANITIZE)),asan,san-$(subst $(comma),-,$(SANITIZE))))
+# No recovery: a report must fail the run that made it, not scroll by.
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+BUILD := $(BUILD)/$(SAN_NAME)
+CC += $(SAN_FLAGS)
+CXX += $(if $(filter undefined,$(subst $(comma), ,$(SANITIZE))),-fsanitize=undefined -fno-sanitize-recover=all)
+SAN_ENV_FILE := $(BUILD)/sanitize.env
+all: $(SAN_ENV_FILE)
+# Defining a rule here would make it the default goal otherwise.
+.DEFAULT_GOAL := all
+
+$(SAN_ENV_FILE): mk/sanitize.mk
+	@mkdir -p $(@D)
+	printf "PP_SANITIZE='%s'\nPP_SAN_CFLAGS='%s'\n" '$(SANITIZE)' '$(SAN_FLAGS)' >$@
+
+# Every report goes to a file under $(SAN_LOGS) as well as failing its run:
+# scripts/run-test.sh fails a test that left one (a report from a program
+# a test expected to fail would otherwise pass unseen), and shows it.
+SAN_LOGS := $(abspath $(BUILD))/reports
+SAN_TEST_ENV := PATHPROF_BUILD=$(abspath $(BUILD)) PP_SANITIZER_LOGS=$(SAN_LOGS) \
+    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1
+endif
