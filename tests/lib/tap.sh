@@ -22,6 +22,13 @@ PP_PLUGIN=$PP_BUILD/lib/pathprof.so
 PP_LIBDIR=$PP_BUILD/lib
 PP_CLI=$PP_BUILD/bin/pathprof
 PP_GCC=${PP_GCC:-gcc}
+# A sanitizer suite's tree (make check SANITIZE=..., mk/sanitize.mk) says
+# which: PP_SANITIZE (address,undefined, thread; empty in the plain tree)
+# and PP_SAN_CFLAGS, which every program linked with its libpathprof.so
+# must be built with (pp_cc adds them; so does $_pp_cflags/$_pp_libs).
+PP_SANITIZE= PP_SAN_CFLAGS=
+# shellcheck source=/dev/null
+[ -f "$PP_BUILD/sanitize.env" ] && . "$PP_BUILD/sanitize.env"
 export LC_ALL=C
 
 _tap_n=0 _tap_failed=0 _tap_planned= _tap_done=
@@ -141,6 +148,34 @@ pp_require_build() {
     pp_have_build || plan skip_all "pathprof not built (run make): need $PP_PLUGIN, $PP_LIBDIR/libpathprof.so, $PP_CLI"
 }
 
+# pp_not_under_sanitizer SANITIZERS REASON: skip the whole test, saying why,
+# in a sanitizer suite whose PP_SANITIZE contains one of SANITIZERS
+# (space separated: address, undefined, thread)
+pp_not_under_sanitizer() {
+    local s
+    for s in $1; do
+        case ",$PP_SANITIZE," in *",$s,"*)
+            plan skip_all "meaningless under SANITIZE=$PP_SANITIZE: $2" ;;
+        esac
+    done
+}
+
+# pp_ulimit_v KB|unlimited: `ulimit -v KB`, the cap on what a damaged file
+# can make a reader allocate. ASan and TSan reserve terabytes of address
+# space for their shadow memory, so under them no such limit lets a
+# program start: the cap becomes one on each allocation instead, which then
+# fails (NULL) as it would under the limit.
+pp_ulimit_v() {
+    case ",$PP_SANITIZE," in
+    *,address,* | *,thread,*)
+        [ "$1" = unlimited ] && return 0
+        local o=allocator_may_return_null=1:max_allocation_size_mb=$(( $1 / 1024 ))
+        export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}$o"
+        export TSAN_OPTIONS="${TSAN_OPTIONS:-}${TSAN_OPTIONS:+:}$o" ;;
+    *) ulimit -v "$1" ;;
+    esac
+}
+
 # The flags a user adds to gcc: `pathprof config` when it answers, the build tree otherwise.
 _pp_flags_cached=
 pp_flags() {
@@ -153,6 +188,8 @@ pp_flags() {
             _pp_cflags="-fplugin=$PP_PLUGIN"
             _pp_libs="-L$PP_LIBDIR -Wl,-rpath,$PP_LIBDIR -lpathprof"
         fi
+        _pp_cflags="$_pp_cflags${PP_SAN_CFLAGS:+ $PP_SAN_CFLAGS}"
+        _pp_libs="$_pp_libs${PP_SAN_CFLAGS:+ $PP_SAN_CFLAGS}"
         _pp_flags_cached=1
     fi
 }

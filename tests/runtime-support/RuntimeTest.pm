@@ -18,7 +18,7 @@ use Test::More;
 our @EXPORT = qw(require_runtime tmpdir build_driver build_dso build_program
                  run_prog read_profile slurp fn_counts flavour_available
                  standard_expect basic_expect check_tu leftovers
-                 $ROOT $BUILD $LIBDIR);
+                 $ROOT $BUILD $LIBDIR @SAN_CFLAGS $SUITE_SANITIZE);
 
 our $ROOT = Cwd::abs_path(File::Basename::dirname(__FILE__) . '/../..');
 our $BUILD = $ENV{PATHPROF_BUILD} // "$ROOT/build";
@@ -26,6 +26,17 @@ our $LIBDIR = "$BUILD/lib";
 my $SUPPORT = "$ROOT/tests/runtime-support";
 my $CC = $ENV{PP_GCC} // 'gcc';
 my @CFLAGS = qw(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -pthread);
+
+# A sanitizer suite's tree (make check SANITIZE=..., mk/sanitize.mk) names
+# its sanitizer and flags in sanitize.env: whatever links its libpathprof.so
+# must be built with them (the ASan runtime has to come first).
+our ($SUITE_SANITIZE, @SAN_CFLAGS) = ('');
+if (open my $fh, '<', "$BUILD/sanitize.env") {
+    while (<$fh>) {
+        $SUITE_SANITIZE = $1 if /^PP_SANITIZE='(.*)'$/;
+        @SAN_CFLAGS = split ' ', $1 if /^PP_SAN_CFLAGS='(.*)'$/;
+    }
+}
 
 $ENV{LC_ALL} = 'C';
 delete $ENV{$_} for grep { /^PATHPROF_/ } keys %ENV; # tests set their own
@@ -84,7 +95,7 @@ sub build_program {
     if ($flavour eq 'plain') {
         push @cmd, @src, '-o', $out, '-ldl';
     } elsif ($flavour eq 'shared') {
-        push @cmd, @src, '-o', $out, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
+        push @cmd, @SAN_CFLAGS, @src, '-o', $out, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
     } else {
         # libpathprof is the runtime, the stream buffers and the analyzers.
         push @cmd, @{$SANITIZE{$flavour}}, '-rdynamic', "-I$ROOT/ringbuf",
@@ -107,7 +118,7 @@ sub build_dso {
     my ($out, $link_runtime) = @_;
     my @cmd = ($CC, @CFLAGS, '-fPIC', '-shared', "-I$ROOT/runtime", "-I$SUPPORT",
                "$SUPPORT/dso-tu.c", "$SUPPORT/synthetic-tu.c", '-o', $out);
-    push @cmd, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof' if $link_runtime;
+    push @cmd, @SAN_CFLAGS, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof' if $link_runtime;
     return compile("$out.log", @cmd);
 }
 

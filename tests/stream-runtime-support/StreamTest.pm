@@ -50,7 +50,7 @@ sub build_stream_driver {
                "$SUPPORT/stream-driver.c", "$SUPPORT/stream-tu.c",
                "$RT_SUPPORT/synthetic-tu.c", '-o', $out);
     if ($flavour eq 'shared') {
-        push @cmd, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
+        push @cmd, @SAN_CFLAGS, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
     } else {
         push @cmd, @{ $SANITIZE{$flavour} }, '-rdynamic', "-I$ROOT/ringbuf",
             "-I$ROOT/analyzers",
@@ -67,7 +67,7 @@ sub build_stream_dso {
     my @cmd = ($CC, @CFLAGS, '-fPIC', '-shared', "-I$ROOT/runtime",
                "-I$RT_SUPPORT", "$SUPPORT/dso-stream.c", "$SUPPORT/stream-tu.c",
                "$RT_SUPPORT/synthetic-tu.c", '-o', $out);
-    push @cmd, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof' if $link_runtime;
+    push @cmd, @SAN_CFLAGS, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof' if $link_runtime;
     return compile(@cmd);
 }
 
