@@ -7,6 +7,10 @@
 #         report-error | not-run (native did not pass)
 # Needs TORTURE_SRC, TORTURE_WORK, PP_CFLAGS, PP_LIBS (see torture/run.sh);
 # PATHPROF_CLI, if set, must read back every profile written.
+# TORTURE_CFLAGS (a sanitizer suite's) go to both builds, so that a test
+# whose own undefined behaviour a sanitizer reports fails natively too and
+# is not held against the plugin; the native run's reports go to its
+# run.log, not to the suite's report files (they are GCC's tests' own).
 # Usage: torture/one.sh OLEVEL NAME [EXTRA_OPTION ...]
 set -u
 olevel=$1 name=$2
@@ -32,7 +36,7 @@ compile() {
     fi
     [ $rc = 0 ] || return 1
     # shellcheck disable=SC2086
-    (cd "$dir" && gcc -O"$olevel" t.o -o t $libs -lm) >>"$dir/cc.log" 2>&1 || return 3
+    (cd "$dir" && gcc -O"$olevel" t.o -o t $libs ${TORTURE_CFLAGS:-} -lm) >>"$dir/cc.log" 2>&1 || return 3
     return 0
 }
 
@@ -50,9 +54,11 @@ execute() {
 }
 
 native=pass
-compile "$work/native" "" "" "$@"
+compile "$work/native" "${TORTURE_CFLAGS:-}" "" "$@"
 case $? in
-    0) native=$(execute "$work/native") ;;
+    0) native=$(for v in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+           [ -n "${!v:-}" ] && export "$v=${!v}:log_path=stderr"; done
+       execute "$work/native") ;;
     4) native=timeout ;;
     *) native=compile-fail ;;
 esac
@@ -63,7 +69,7 @@ if [ "$native" != pass ]; then
 fi
 
 plugin=pass
-compile "$work/plugin" "$PP_CFLAGS" "$PP_LIBS" "$@"
+compile "$work/plugin" "$PP_CFLAGS ${TORTURE_CFLAGS:-}" "$PP_LIBS" "$@"
 case $? in
     0) plugin=$(execute "$work/plugin") ;;
     1) plugin=compile-error ;;

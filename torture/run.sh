@@ -11,7 +11,9 @@
 #   --plugin-arg  adds -fplugin-arg-pathprof-NAME=VALUE (e.g. mode=stream)
 # Environment: PP_CFLAGS / PP_LIBS override `pathprof config`, PATHPROF_CLI
 #   the CLI that reads the profiles back (empty: do not read them);
-#   TORTURE_RUN_TIMEOUT (s, default 20) limits each run.
+#   TORTURE_RUN_TIMEOUT (s, default 20) limits each run; TORTURE_CFLAGS go
+#   to both builds (a sanitizer suite's flags, torture/one.sh);
+#   TORTURE_OUT replaces build/torture/run-LIST (a sanitizer suite's own).
 # Writes build/torture/run-all/results.txt (run-LIST for --list LIST.list);
 # failing runs keep their files in .../work/NAME-OLEVEL/{native,plugin}/.
 set -euo pipefail
@@ -64,7 +66,7 @@ else
     torture/extract.sh build
 fi
 export TORTURE_SRC=$root/build/torture/execute
-out=build/torture/run-$(basename "${list:-all}" .list)$tag
+out=${TORTURE_OUT:-build/torture/run-$(basename "${list:-all}" .list)$tag}
 export TORTURE_WORK=$root/$out/work
 rm -rf "$TORTURE_WORK"
 mkdir -p "$TORTURE_WORK"
