@@ -14,7 +14,7 @@ is "$RC" 0 "the undamaged profile reads"
 
 # A bogus length must never turn into a big allocation: 256 MB of address
 # space is far more than pathprof needs for these files.
-ulimit -v 262144
+pp_ulimit_v 262144
 
 # damage NAME REGEX EDIT...: write the damaged file, expect REGEX from all commands
 damage() {

@@ -23,7 +23,7 @@ perl "$PATCH" --sweep "$T/basic.pp" "$T/basic" 7 || BAIL_OUT "patch.pl --sweep f
 # run_sweep NAME BIN DIR KINDS STRIDE [ULIMIT_KB]
 run_sweep() {
     local name=$1 bin=$2 dir=$3 kinds=$4 stride=$5 limit=${6:-unlimited} out rc
-    out=$( (ulimit -v "$limit"; timeout 900 bash "$SWEEP" "$bin" "$dir" "$kinds" "$stride" "$T/progress") )
+    out=$( (pp_ulimit_v "$limit"; timeout 900 bash "$SWEEP" "$bin" "$dir" "$kinds" "$stride" "$T/progress") )
     rc=$?
     if [ $rc = 124 ]; then
         fail "$name" "timed out (hang?) while running $(cat "$T/progress")"

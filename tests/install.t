@@ -7,7 +7,10 @@ pp_require_build
 cd "$TAP_ROOT" || BAIL_OUT "cannot cd to $TAP_ROOT"
 
 P=$T/prefix
-ok "make install PREFIX=$P" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX="$P"
+# In a sanitizer suite, its tree is the one installed (the plain build/ is
+# not this suite's to build), and the program below needs its flags.
+ok "make install PREFIX=$P" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX="$P" \
+    ${PP_SANITIZE:+SANITIZE=$PP_SANITIZE}
 for f in bin/pathprof lib/pathprof.so lib/libpathprof.so lib/libpathprof.a \
          include/pathprof-abi.h lib/pkgconfig/pathprof.pc; do
     ok "installed $f" test -s "$P/$f"
@@ -44,7 +47,7 @@ int main(int argc, char **argv) {
 C
 # shellcheck disable=SC2086
 ok "compile with the installed plugin and runtime" \
-    gcc $cflags -O2 "$T/hello.c" -o "$T/hello" $libs
+    gcc $cflags $PP_SAN_CFLAGS -O2 "$T/hello.c" -o "$T/hello" $libs
 out=$(PATHPROF_QUIET=1 PATHPROF_OUT=$T/hello.prof "$T/hello")
 is "$out" "134" "the instrumented program runs"
 ok "it wrote its profile" test -s "$T/hello.prof"

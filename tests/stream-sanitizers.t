@@ -120,7 +120,18 @@ TSAN_USUAL_WHY='libpathprof.so is not built with TSan: its chunk hand-overs are 
 TSAN_EXIT='SUMMARY: ThreadSanitizer: data race .*ringbuf/channel\.c:[0-9]+ in pp_chunk_scan$'
 TSAN_EXIT_WHY='exit flush: pp_chunk_scan reads a still-running producer'"'"'s chunk while its probe writes it (unannotated race)'
 
+# In a sanitizer suite (mk/sanitize.mk) the other flavour cannot load its
+# libpathprof.so (ASan and TSan exclude each other).
+case ",$PP_SANITIZE," in
+    *,address,*) other=tsan ;;
+    *,thread,*) other=asan ;;
+    *) other= ;;
+esac
 for fl in tsan asan; do
+    if [ "$fl" = "$other" ]; then
+        skip "$fl: this SANITIZE=$PP_SANITIZE suite's libpathprof.so cannot be linked into a $fl program" 1
+        continue
+    fi
     if ! usable $fl; then
         skip "$fl: the compiler or the machine cannot build and run it" 1
         continue

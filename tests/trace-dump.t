@@ -140,7 +140,7 @@ sweep() {
 }
 # PP_CLI_SWEEP_STRIDE=1 runs every offset (minutes); by default a sample.
 stride=${PP_CLI_SWEEP_STRIDE:-3}
-out=$( (ulimit -v 262144; sweep "$PP_CLI" "$stride" "trunc flip rflip rflip1 rtrunc") )
+out=$( (pp_ulimit_v 262144; sweep "$PP_CLI" "$stride" "trunc flip rflip rflip1 rtrunc") )
 is "$out" "" "$size-byte trace: every ${stride}th truncation and byte flip (raw and re-sealed): exit 0 or 2, one line"
 
 ASAN=$T/asan-pathprof
