@@ -42,6 +42,10 @@ P=$root/tests/programs
 prog count-loop "$P/loop_branch.c"
 prog count-setjmp "$P/setjmp_longjmp.c"
 prog count-e2e "$root/tests/cli/e2e/a.c" "$root/tests/cli/e2e/b.c"
+# Hash-table counters, direct edge counts (VERIFY) and cut graphs.
+prog count-flags -fplugin-arg-pathprof-hash-threshold=1 -fplugin-arg-pathprof-verify "$P/nested_loops.c"
+prog count-cut -fplugin-arg-pathprof-max-paths=10 "$P/nested_loops.c"
+prog stream-threads $stream "$root/fuzz/seed-threads.c"
 prog stream-oddeven $stream "$root/tests/cli/kipf/oddeven.c"
 prog stream-recursion $stream "$P/recursion.c"
 prog stream-switch $stream "$P/switch_small.c"
@@ -49,12 +53,16 @@ prog stream-switch $stream "$P/switch_small.c"
 seed count-loop count-loop
 seed count-setjmp count-setjmp
 seed count-e2e count-e2e
+seed count-flags count-flags
+seed count-cut count-cut
 for p in oddeven recursion switch; do
     seed "blpp-ksf-$p" "stream-$p" PATHPROF_ANALYZER=blpp,ksf PATHPROF_K=4
     seed "pruned-$p" "stream-$p" PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=4 PATHPROF_PRUNE=64K
     seed "trace-$p" "stream-$p" PATHPROF_ANALYZER=trace
 done
 seed all-oddeven stream-oddeven PATHPROF_ANALYZER=blpp,ksf,ksf-pruned,trace PATHPROF_K=3
+# Several producer threads, two analyzer threads: one stream per thread.
+seed threads stream-threads PATHPROF_ANALYZER=blpp,ksf,trace PATHPROF_ANALYZERS=2 PATHPROF_K=2
 
 perl "$root/tests/cli/mkprofile.pl" --scenario basic "$out/synthetic-basic.pp"
 perl "$root/tests/cli/mkprofile.pl" --scenario small "$out/synthetic-small.pp"
