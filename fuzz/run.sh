@@ -26,13 +26,14 @@ export AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_NO_UI=1 AFL_QUIET=1
 export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
 export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=1:max_allocation_size_mb=256:allocator_may_return_null=0
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0
-# -t: a reader is linear in its input; 2 s for a few kilobytes (ASan, a
-# loaded machine) is a hang. Source files named by a profile are read
+# -t: every reader is linear in its input and takes milliseconds on a seed;
+# 10 s is a hang even at nice 19 on a busy machine, where a niced process
+# gets a hundredth of a core. Source files named by a profile are read
 # relative to the current directory: an empty one.
 mkdir -p "$out/cwd"
 cd "$out/cwd"
 echo "fuzz/run.sh: afl-fuzz for ${seconds}s, RNG seed $rng, $(ls "$out/seeds" | wc -l) seeds, output $out/afl" >&2
-afl-fuzz -i "$out/seeds" -o "$out/afl" -V "$seconds" -s "$rng" -t 2000 -m none \
+afl-fuzz -i "$out/seeds" -o "$out/afl" -V "$seconds" -s "$rng" -t 10000 -m none \
     -x "$root/fuzz/pathprof.dict" -- "$out/driver" @@ >"$out/afl.log" 2>&1 ||
     { echo "fuzz/run.sh: afl-fuzz failed:" >&2; tail -n 20 "$out/afl.log" >&2; exit 2; }
 
