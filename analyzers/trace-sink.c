@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,14 +64,24 @@ static struct {
 
 /* ------------------------------------------------------------- the file */
 
+/* EFBIG from the process's file size limit (ulimit -f), not from the file
+ * system: every other place would refuse the trace alike. */
+static bool over_size_limit(int err)
+{
+    struct rlimit lim;
+    return err == EFBIG && getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY;
+}
+
 /* Gives up on the trace: the temporary goes, later events are discarded. */
 static void abandon(int err, const char *step)
 {
     struct pprt_name_buf n1, n2;
     const char *name = sink.elsewhere ? sink.dest : sink.path ? sink.path : pp_trace_pattern();
-    pprt_error("cannot write trace %s: %s (could not %s %s); no trace will be written",
+    pprt_error("cannot write trace %s: %s (could not %s %s); no trace will be written%s",
                pprt_name(name ? name : "?", &n1), strerror(err), step,
-               sink.tmp ? pprt_name(sink.tmp, &n2) : "it");
+               sink.tmp ? pprt_name(sink.tmp, &n2) : "it",
+               over_size_limit(err) ? ": it is over the process's file size limit (ulimit -f)"
+                                    : "");
     if (sink.fd >= 0) {
         close(sink.fd);
         sink.fd = -1;
@@ -179,13 +190,15 @@ static int open_fallback(const char *wanted, int first_err, const char *why)
 /* A write failed (full disk, quota, file size limit): rather than lose the
  * run, copy what was written to a fallback file and go on there.  The
  * file holds SIZE good bytes; a failed write may have left part of itself
- * after them, which the copy leaves out.  Once only: a second failure is
- * not the target's directory's fault. */
+ * after them, which the copy leaves out.  A device or FIFO holds no copy:
+ * it is left only when it refused the first bytes (/dev/full), like one
+ * that cannot be opened.  Once only: a second failure is not the target's
+ * fault. */
 static bool relocate(int err)
 {
     char *path, *tmp;
     int fd;
-    if (sink.tmp == NULL || sink.elsewhere ||
+    if ((sink.tmp == NULL && sink.size > 0) || sink.elsewhere || over_size_limit(err) ||
         open_fallback_file(sink.dest, &path, &tmp, &fd) != 0)
         return false;
     unsigned char *copy = malloc(1u << 16);
@@ -220,7 +233,8 @@ static bool relocate(int err)
     pprt_warning("cannot write trace %s: %s (could not write); writing it to %s instead",
                  pprt_name(sink.path, &n1), strerror(err), pprt_name(path, &n2));
     close(sink.fd);
-    unlink(sink.tmp);
+    if (sink.tmp)
+        unlink(sink.tmp);
     free(sink.tmp);
     free(sink.dest);
     sink.fd = fd;
