@@ -28,17 +28,23 @@ SAN_NAME := $(if $(filter thread,$(SANITIZE)),tsan,$(if $(filter address$(comma)
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 BUILD := $(BUILD)/$(SAN_NAME)
 CC += $(SAN_FLAGS)
-CXX += $(if $(filter undefined,$(subst $(comma), ,$(SANITIZE))),-fsanitize=undefined -fno-sanitize-recover=all)
+SAN_PLUGIN_FLAGS := $(if $(filter undefined,$(subst $(comma), ,$(SANITIZE))),-fsanitize=undefined -fno-sanitize-recover=all)
+CXX += $(SAN_PLUGIN_FLAGS)
+
+# Written when the flags differ from the tree's (make tracks no flags, so
+# the tree is then rebuilt from scratch).
 SAN_ENV_FILE := $(BUILD)/sanitize.env
-all: $(SAN_ENV_FILE)
-# Defining a rule here would make it the default goal otherwise.
-.DEFAULT_GOAL := all
+define SAN_ENV_TEXT
+PP_SANITIZE='$(SANITIZE)'
+PP_SAN_CFLAGS='$(SAN_FLAGS)'
+PP_SAN_PLUGIN_FLAGS='$(SAN_PLUGIN_FLAGS)'
+endef
+ifneq ($(file <$(SAN_ENV_FILE)),$(SAN_ENV_TEXT))
+$(shell rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin && mkdir -p $(BUILD))
+$(file >$(SAN_ENV_FILE),$(SAN_ENV_TEXT))
+endif
 
-$(SAN_ENV_FILE): mk/sanitize.mk
-	@mkdir -p $(@D)
-	printf "PP_SANITIZE='%s'\nPP_SAN_CFLAGS='%s'\n" '$(SANITIZE)' '$(SAN_FLAGS)' >$@
-
-# Every report goes to a file under $(SAN_LOGS) as well as failing its run:
+# Every report goes to a file under $(SAN_LOGS) instead of stderr:
 # scripts/run-test.sh fails a test that left one (a report from a program
 # a test expected to fail would otherwise pass unseen), and shows it.
 SAN_LOGS := $(abspath $(BUILD))/reports
