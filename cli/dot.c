@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sections.h"
 #include "path.h"
 #include "pathprof-abi.h"
 #include "text_out.h"
@@ -135,7 +136,11 @@ int cmd_dot(int argc, char **argv)
         return usage_error("dot: needs FILE FUNCTION");
     if (!load_profile(args[0], &prof))
         return EXIT_TROUBLE;
-    if (find_one_function(&prof, args[0], args[1], &index, &status))
+    /* The whole TU section: a graph whose recorded paths do not decode is
+     * not one to draw. */
+    if (!sections_usable(args[0], &prof, PP_NEED_BL))
+        status = EXIT_TROUBLE;
+    else if (find_one_function(&prof, args[0], args[1], &index, &status))
         dot_graph(stdout, prof.funcs[index].meta);
     profile_free(&prof);
     return finish_output(status);

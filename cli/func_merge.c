@@ -6,6 +6,8 @@
  * and numbered graph all equal) their counts are summed, so the report
  * shows the function once; copies that differ stay separate entries (a
  * static function of the same name in another file, or another build). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,14 +66,27 @@ static bool same_graph(const struct pp_func_meta *a, const struct pp_func_meta *
     return true;
 }
 
-/* Adds FROM's counts to INTO (both have the same graph). */
-static bool absorb(struct pp_func *into, struct pp_func *from, struct pp_error *err)
+/* a += b, false (a saturated) when the sum does not fit in 64 bits. */
+static bool add_count(uint64_t *a, uint64_t b)
+{
+    if (!__builtin_add_overflow(*a, b, a))
+        return true;
+    *a = UINT64_MAX;
+    return false;
+}
+
+/* Adds FROM's counts to INTO (both have the same graph). Path counts
+ * cannot overflow here (the reader checked that all of them together fit
+ * in 64 bits), direct edge counts can; *FITS becomes false when one does. */
+static bool absorb(struct pp_func *into, struct pp_func *from, bool *fits,
+                   struct pp_error *err)
 {
     uint64_t n = into->nrecords + from->nrecords, i = 0, j = 0, k = 0;
     struct pp_path_count *merged = malloc(n ? (size_t)n * sizeof *merged : 1);
 
     if (!merged)
         return pp_fail(err, "out of memory");
+    *fits = true;
     while (i < into->nrecords || j < from->nrecords) {
         if (j == from->nrecords ||
             (i < into->nrecords && into->records[i].id < from->records[j].id)) {
@@ -80,21 +95,33 @@ static bool absorb(struct pp_func *into, struct pp_func *from, struct pp_error *
             merged[k++] = from->records[j++];
         } else {
             merged[k] = into->records[i++];
-            merged[k++].count += from->records[j++].count;
+            *fits &= add_count(&merged[k++].count, from->records[j++].count);
         }
     }
     free(into->records);
     into->records = merged;
     into->nrecords = k;
-    into->total += from->total;
-    if (into->verify_counts)
+    *fits &= add_count(&into->total, from->total);
+    if (into->verify_counts && from->verify_counts)
         for (i = 0; i < into->meta->nverify; i++)
-            into->verify_counts[i] += from->verify_counts[i];
+            *fits &= add_count(&into->verify_counts[i], from->verify_counts[i]);
     into->ncopies += from->ncopies;
     free(from->records);
     free(from->verify_counts);
     memset(from, 0, sizeof *from); /* meta == NULL marks an absorbed entry */
     return true;
+}
+
+/* The copy that did not fit damages its TU section's counts. */
+static bool overflowed(struct pp_profile *p, const struct pp_func *into, size_t section,
+                       struct pp_error *err)
+{
+    char why[400];
+    snprintf(why, sizeof why, "the counts of %s, summed with its copy in section %" PRIu32
+                              ", exceed 2^64 - 1", into->meta->name,
+             p->sections[into->section].index);
+    return section_mark(p, section, PP_PART_TU_COUNTS, PP_SECTION_DAMAGED, why) ||
+           pp_fail(err, "out of memory");
 }
 
 bool func_merge_copies(struct pp_profile *p, struct pp_error *err)
@@ -123,8 +150,11 @@ bool func_merge_copies(struct pp_profile *p, struct pp_error *err)
                 continue;
             for (size_t b = a + 1; b < j && ok; b++) {
                 struct pp_func *fb = &p->funcs[order[b]];
+                size_t section = fb->section;
+                bool fits = true;
                 if (fb->meta && same_graph(fa->meta, fb->meta))
-                    ok = absorb(fa, fb, err);
+                    ok = absorb(fa, fb, &fits, err) &&
+                         (fits || overflowed(p, fa, section, err));
             }
         }
     }

@@ -7,6 +7,7 @@
 #include "json_out.h"
 #include "kipf_report.h"
 #include "pathprof-abi.h"
+#include "sections.h"
 
 static void out_section(FILE *out, const struct pp_kipf *k)
 {
@@ -56,6 +57,7 @@ bool kipf_report_json(FILE *out, const struct pp_profile *p, const struct kipf_o
     json_string(out, p->has_program ? p->program : NULL);
     fprintf(out, ",\n \"pid\":%" PRIu64 ",\n \"mode\":\"%s\"", p->pid,
             p->mode == PATHPROF_MODE_STREAM ? "stream" : "count");
+    sections_json(out, p);
     out_section(out, p->kipf);
     fprintf(out, ",\n \"min_count\":%" PRIu64 ",\n \"min_length\":%" PRIu32
                  ",\n \"total\":%zu,\n \"paths\":[",

@@ -7,6 +7,7 @@
 #include "json_out.h"
 #include "kprune_report.h"
 #include "pathprof-abi.h"
+#include "sections.h"
 
 static void out_section(FILE *out, const struct pp_kprune *k)
 {
@@ -35,6 +36,7 @@ bool kprune_report_json(FILE *out, const struct pp_profile *p, const struct kpru
     json_string(out, p->has_program ? p->program : NULL);
     fprintf(out, ",\n \"pid\":%" PRIu64 ",\n \"mode\":\"%s\"", p->pid,
             p->mode == PATHPROF_MODE_STREAM ? "stream" : "count");
+    sections_json(out, p);
     out_section(out, p->kprune);
     fprintf(out, ",\n \"phi\":%.17g,\n \"min_count\":%" PRIu64 ",\n \"min_length\":%" PRIu32
                  ",\n \"total\":%zu,\n \"paths\":[",

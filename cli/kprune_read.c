@@ -115,8 +115,9 @@ static bool read_length(struct pp_cursor *c, const struct pp_profile *p, const s
         if (s->count == 0 || s->err > s->count)
             return pp_fail(err, "sequence %zu: count %" PRIu64 " with error %" PRIu64
                                 " (count >= 1, error <= count)", i, s->count, s->err);
-        lower += s->count - s->err;
-        if (lower > l->total)
+        /* Checked, not wrapped: lower bounds summing past 2^64 - 1 to a
+         * small number would pass for consistent. */
+        if (__builtin_add_overflow(lower, s->count - s->err, &lower) || lower > l->total)
             return pp_fail(err, "the lower bounds exceed the %" PRIu64 " occurrences",
                            l->total);
         s->func = map[off[tu] + func];
@@ -126,8 +127,11 @@ static bool read_length(struct pp_cursor *c, const struct pp_profile *p, const s
     qsort(l->seqs, nseqs, sizeof *l->seqs, by_label);
     for (i = 0, w = 0; i < nseqs; i++) {
         if (w > 0 && by_label(&l->seqs[w - 1], &l->seqs[i]) == 0) {
-            l->seqs[w - 1].count += l->seqs[i].count;
-            l->seqs[w - 1].err += l->seqs[i].err;
+            struct kprune_seq *into = &l->seqs[w - 1];
+            if (__builtin_add_overflow(into->count, l->seqs[i].count, &into->count) ||
+                __builtin_add_overflow(into->err, l->seqs[i].err, &into->err))
+                return pp_fail(err, "the bounds of a sequence of %s exceed 2^64 - 1 when "
+                                    "its copies are merged", p->funcs[into->func].meta->name);
         } else {
             l->seqs[w++] = l->seqs[i];
         }

@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "meta.h"
+#include "sections.h"
 
 struct pp_path_count {
     uint64_t id;
@@ -26,6 +27,7 @@ struct pp_func {
     uint64_t *verify_counts;           /* meta->nverify counts when VERIFY, else NULL */
     uint64_t total;                    /* sum of counts */
     uint32_t ncopies;                  /* TUs whose counts were merged here */
+    size_t section;                    /* its TU section, in profile->sections */
 };
 
 /* The STREAM section of a stream-mode profile (docs/format.md, section 3):
@@ -59,19 +61,32 @@ struct pp_profile {
     size_t nfuncs;
     struct pp_func *funcs;
 
-    struct pp_kipf *kipf;              /* the KIPF section (kipf.h), NULL when none */
-    struct pp_kprune *kprune;          /* the KPRUNE section (kprune.h), NULL when none */
+    uint64_t total;                    /* sum of all path counts (checked to fit) */
+
+    struct pp_kipf *kipf;              /* the KIPF section (kipf.h), NULL when none or broken */
+    struct pp_kprune *kprune;          /* the KPRUNE section (kprune.h), NULL when none or broken */
+    bool has_kipf, has_kprune;         /* the file has such a section, sound or not */
+
+    size_t nsections;                  /* every section of the file, in file order */
+    struct pp_section *sections;
+    size_t broken[PP_NPARTS];          /* per part, the first section that breaks it, or
+                                          PP_NO_SECTION (sections.h) */
 };
 
-/* Reads and validates PATH. On failure err holds one line (without the
- * file name) and *p is empty. */
+/* Reads and validates PATH. Fails (err holds one line without the file
+ * name, *p is empty) only when the envelope is wrong: header, sizes,
+ * checksum, the framing of the sections. Damage within a section is
+ * recorded in p->sections instead (sections.h); commands ask
+ * sections_usable() whether what they need is sound. */
 bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err);
 void profile_free(struct pp_profile *p);
 
-/* Sum of all path counts of the profile. */
+/* Sum of all path counts of the profile (0 when the counts are broken). */
 uint64_t profile_total(const struct pp_profile *p);
 
-/* Merges copies of one function found in several TUs (func_merge.c). */
+/* Merges copies of one function found in several TUs (func_merge.c).
+ * Counts whose sum would not fit in 64 bits mark the absorbed copy's TU
+ * section damaged; false only when out of memory. */
 bool func_merge_copies(struct pp_profile *p, struct pp_error *err);
 
 #endif

@@ -103,32 +103,43 @@ static bool get_string(struct pp_cursor *c, char **out)
     return true;
 }
 
+/* Into *P only when the whole section reads: a damaged one leaves no half. */
 static bool read_program(struct pp_cursor *c, struct pp_profile *p, struct pp_error *err)
 {
-    if (p->has_program)
-        return pp_fail(err, "a second PROGRAM section");
-    p->has_program = true;
-    free(p->program);
-    free(p->cmdline);
-    p->program = p->cmdline = NULL;
-    if (!get_string(c, &p->program) || !get_string(c, &p->cmdline) ||
-        !pp_get_u64(c, &p->array_updates) || !pp_get_u64(c, &p->hash_updates) ||
-        !pp_get_u64(c, &p->lost_after_write))
+    char *program = NULL, *cmdline = NULL;
+    uint64_t array_updates, hash_updates, lost, sum;
+
+    if (!get_string(c, &program) || !get_string(c, &cmdline) ||
+        !pp_get_u64(c, &array_updates) || !pp_get_u64(c, &hash_updates) ||
+        !pp_get_u64(c, &lost)) {
+        free(program);
+        free(cmdline);
         return pp_fail(err, "truncated");
+    }
+    /* The runtime sums every counter in 64 bits: both totals together
+     * cannot exceed that either. */
+    if (__builtin_add_overflow(array_updates, hash_updates, &sum)) {
+        free(program);
+        free(cmdline);
+        return pp_fail(err, "array updates %" PRIu64 " and hash updates %" PRIu64
+                            " add up to more than 2^64 - 1", array_updates, hash_updates);
+    }
+    p->has_program = true;
+    p->program = program;
+    p->cmdline = cmdline;
+    p->array_updates = array_updates;
+    p->hash_updates = hash_updates;
+    p->lost_after_write = lost;
     return true;
 }
 
 /* The STREAM section, as runtime/stream-encode.c writes it. */
-static bool read_stream(struct pp_cursor *c, struct pp_profile *p, struct pp_error *err)
+static bool read_stream(struct pp_cursor *c, struct pp_stream_info *s, struct pp_error *err)
 {
-    struct pp_stream_info *s = &p->stream;
     uint32_t n, len, i;
     const unsigned char *name;
     size_t used = 0;
 
-    if (p->has_stream)
-        return pp_fail(err, "a second STREAM section");
-    p->has_stream = true;
     if (pp_cursor_left(c) < 16 + 7 * 8 + 4)
         return pp_fail(err, "truncated");
     s->policy = pp_take_u32(c);
@@ -168,18 +179,6 @@ static bool read_stream(struct pp_cursor *c, struct pp_profile *p, struct pp_err
                             " analyzer threads", pp_cursor_left(c), s->analyzer_threads);
     c->pos = c->len;
     return true;
-}
-
-static const char *section_name(uint32_t tag)
-{
-    switch (tag) {
-    case PATHPROF_SECTION_PROGRAM: return "PROGRAM";
-    case PATHPROF_SECTION_TU: return "TU";
-    case PATHPROF_SECTION_STREAM: return "STREAM";
-    case PATHPROF_SECTION_KIPF: return "KIPF";
-    case PATHPROF_SECTION_KPRUNE: return "KPRUNE";
-    default: return "unknown";
-    }
 }
 
 static bool grow(void **array, size_t *cap, size_t need, size_t elem, struct pp_error *err)
@@ -226,8 +225,6 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
 {
     uint64_t i;
 
-    f->meta = m;
-    f->ncopies = 1;
     if (!pp_get_u64(c, &f->nrecords))
         return pp_fail(err, "truncated before the path count");
     if (f->nrecords > pp_cursor_left(c) / 16)
@@ -247,7 +244,12 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
             return pp_fail(err, "path IDs not in ascending order at record %" PRIu64, i);
         if (r->count == 0)
             return pp_fail(err, "path %" PRIu64 " recorded with count 0", r->id);
-        f->total += r->count;
+        /* Every count is one 64-bit counter or analyzer sum; so is their
+         * total (the runtime's own totals are 64-bit): a sum beyond is a
+         * crafted or damaged file, never a real run. */
+        if (__builtin_add_overflow(f->total, r->count, &f->total))
+            return pp_fail(err, "its path counts add up to more than 2^64 - 1 (at path %"
+                                PRIu64 ")", r->id);
     }
     if (!decode_all(m, f, err))
         return false;
@@ -264,57 +266,161 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
     return true;
 }
 
-static bool read_tu(struct pp_cursor *c, struct pp_profile *p, size_t *tus_cap,
-                    size_t *funcs_cap, struct pp_error *err)
+/* Which half of a TU section failed (sections.h). Running out of memory
+ * counts as damage of the section being read: allocations are bounded by
+ * the file's size, so only a tight address-space limit gets there. */
+enum tu_result { TU_OK, TU_META_BAD, TU_COUNTS_BAD };
+
+static enum tu_result read_tu(struct pp_cursor *c, struct pp_profile *p, size_t section,
+                              size_t *tus_cap, size_t *funcs_cap, struct pp_error *err)
 {
-    uint64_t meta_len, pad, i;
+    uint64_t meta_len, pad, i, tu_total = 0;
     const unsigned char *blob, *padding;
     struct pp_tu_meta *tu;
+    size_t first;
 
     if (!pp_get_u64(c, &meta_len))
-        return pp_fail(err, "truncated before the metadata length");
+        return pp_fail(err, "truncated before the metadata length"), TU_META_BAD;
     if (!pp_get_bytes(c, meta_len, &blob))
         return pp_fail(err, "metadata length %" PRIu64 " exceeds the %zu bytes left", meta_len,
-                       pp_cursor_left(c));
+                       pp_cursor_left(c)), TU_META_BAD;
     if (!grow((void **)&p->tus, tus_cap, p->ntus + 1, sizeof *p->tus, err))
-        return false;
+        return TU_META_BAD;
     tu = &p->tus[p->ntus];
     if (!meta_parse(blob, meta_len, tu, err))
-        return false;
+        return TU_META_BAD;
     p->ntus++;
+    /* Every function is listed, with or without counts: the labels of the
+     * KIPF and KPRUNE sections need them even when the counts are broken. */
+    if (!grow((void **)&p->funcs, funcs_cap, p->nfuncs + tu->nfuncs, sizeof *p->funcs, err))
+        return TU_META_BAD;
+    first = p->nfuncs;
+    for (i = 0; i < tu->nfuncs; i++) {
+        struct pp_func *f = &p->funcs[p->nfuncs++];
+        memset(f, 0, sizeof *f);
+        f->meta = &tu->funcs[i];
+        f->ncopies = 1;
+        f->section = section;
+    }
     pad = (8 - meta_len % 8) % 8;
     if (!pp_get_bytes(c, pad, &padding))
-        return pp_fail(err, "truncated in the padding after the metadata");
+        return pp_fail(err, "truncated in the padding after the metadata"), TU_COUNTS_BAD;
     for (i = 0; i < pad; i++)
         if (padding[i] != 0)
-            return pp_fail(err, "non-zero padding after the metadata");
-    if (!grow((void **)&p->funcs, funcs_cap, p->nfuncs + tu->nfuncs, sizeof *p->funcs, err))
-        return false;
+            return pp_fail(err, "non-zero padding after the metadata"), TU_COUNTS_BAD;
     for (i = 0; i < tu->nfuncs; i++) {
-        struct pp_func *f = &p->funcs[p->nfuncs];
-        memset(f, 0, sizeof *f);
-        p->nfuncs++; /* counted before reading, so profile_free frees a partial one */
-        if (!read_counts(c, &tu->funcs[i], f, err))
-            return pp_context(err, "function %" PRIu64 " (%s)", i, tu->funcs[i].name);
+        struct pp_func *f = &p->funcs[first + i];
+        if (!read_counts(c, f->meta, f, err))
+            return pp_context(err, "function %" PRIu64 " (%s)", i, f->meta->name),
+                   TU_COUNTS_BAD;
+        if (__builtin_add_overflow(tu_total, f->total, &tu_total))
+            return pp_fail(err, "its path counts add up to more than 2^64 - 1 (at function %"
+                                PRIu64 ", %s)", i, f->meta->name), TU_COUNTS_BAD;
     }
+    if (pp_cursor_left(c) != 0)
+        return pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(c)),
+               TU_COUNTS_BAD;
+    if (__builtin_add_overflow(p->total, tu_total, &p->total))
+        return pp_fail(err, "the path counts of this and the TU sections before it add up to "
+                            "more than 2^64 - 1"), TU_COUNTS_BAD;
+    return TU_OK;
+}
+
+/* Appends the entry of one section (framing already checked). */
+static bool add_section(struct pp_profile *p, size_t *cap, uint32_t tag, size_t at,
+                        uint64_t length, struct pp_error *err)
+{
+    struct pp_section *s;
+    if (!grow((void **)&p->sections, cap, p->nsections + 1, sizeof *p->sections, err))
+        return false;
+    s = &p->sections[p->nsections];
+    memset(s, 0, sizeof *s);
+    s->index = (uint32_t)(p->nsections + 1);
+    s->tag = tag;
+    s->at = at;
+    s->length = length;
+    s->state = PP_SECTION_OK;
+    p->nsections++;
     return true;
 }
 
-/* The KIPF section is read last (kipf.h says why): where it was. */
-struct kipf_at {
-    const unsigned char *body;
-    size_t len, at;
-    uint32_t index;
-};
+/* Reads one section's body into P; damage marks the section (false only
+ * when even that fails). KIPF and KPRUNE are only located (read last). */
+static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
+                      size_t *tus_cap, size_t *funcs_cap, size_t *kipf, size_t *kprune,
+                      struct pp_error *err)
+{
+    struct pp_cursor c = pp_cursor_at(body, (size_t)p->sections[s].length, 0);
+    enum pp_part part;
+    bool ok = true;
 
+    switch (p->sections[s].tag) {
+    case PATHPROF_SECTION_PROGRAM:
+        part = PP_PART_PROGRAM;
+        if (p->has_program)
+            ok = pp_fail(err, "a second PROGRAM section (the first one is shown)");
+        else if ((ok = read_program(&c, p, err)) && pp_cursor_left(&c) != 0) {
+            ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
+            free(p->program);
+            free(p->cmdline);
+            p->program = p->cmdline = NULL;
+            p->has_program = false;
+        }
+        break;
+    case PATHPROF_SECTION_TU:
+        switch (read_tu(&c, p, s, tus_cap, funcs_cap, err)) {
+        case TU_OK: return true;
+        case TU_META_BAD: part = PP_PART_TU_META; ok = false; break;
+        default: part = PP_PART_TU_COUNTS; ok = false; break;
+        }
+        break;
+    case PATHPROF_SECTION_STREAM:
+        part = PP_PART_STREAM;
+        if (p->has_stream) {
+            ok = pp_fail(err, "a second STREAM section (the first one is shown)");
+        } else if (!read_stream(&c, &p->stream, err)) {
+            free(p->stream.analyzers);
+            memset(&p->stream, 0, sizeof p->stream);
+            ok = false;
+        } else {
+            p->has_stream = true;
+        }
+        break;
+    case PATHPROF_SECTION_KIPF:
+    case PATHPROF_SECTION_KPRUNE: {
+        bool is_kipf = p->sections[s].tag == PATHPROF_SECTION_KIPF;
+        size_t *first = is_kipf ? kipf : kprune;
+        part = is_kipf ? PP_PART_KIPF : PP_PART_KPRUNE;
+        *(is_kipf ? &p->has_kipf : &p->has_kprune) = true;
+        if (*first != PP_NO_SECTION)
+            ok = pp_fail(err, "a second %s section (section %" PRIu32 " is the first): which "
+                              "one is right is not known", section_kind(p->sections[s].tag),
+                         p->sections[*first].index);
+        else
+            *first = s;
+        break;
+    }
+    default: /* unknown sections are skipped (format.md) */
+        p->sections[s].state = PP_SECTION_SKIPPED;
+        return true;
+    }
+    if (ok)
+        return true;
+    return section_mark(p, s, part, PP_SECTION_DAMAGED, err->msg) ||
+           pp_fail(err, "out of memory");
+}
+
+/* The framing: a section header and a length that fits, for every section
+ * the header announces, and nothing after the last.  These are fatal: a
+ * wrong length leaves no section after it where it should be. */
 static bool read_sections(const unsigned char *data, uint64_t payload_len, uint32_t nsections,
-                          struct pp_profile *p, struct kipf_at *kipf, struct kipf_at *kprune,
+                          struct pp_profile *p, size_t *kipf, size_t *kprune,
                           struct pp_error *err)
 {
     struct pp_cursor payload =
         pp_cursor_at(data, PATHPROF_FILE_HEADER_SIZE + (size_t)payload_len,
                      PATHPROF_FILE_HEADER_SIZE);
-    size_t tus_cap = 0, funcs_cap = 0;
+    size_t tus_cap = 0, funcs_cap = 0, sections_cap = 0;
     uint32_t i;
 
     for (i = 0; i < nsections; i++) {
@@ -322,8 +428,6 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
         uint32_t tag, reserved;
         uint64_t length;
         const unsigned char *body;
-        struct pp_cursor c;
-        bool ok = true;
 
         if (!pp_get_u32(&payload, &tag) || !pp_get_u32(&payload, &reserved) ||
             !pp_get_u64(&payload, &length))
@@ -333,38 +437,9 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
             return pp_fail(err, "section %" PRIu32 " (at byte %zu): length %" PRIu64
                                 " exceeds the %zu payload bytes left",
                            i + 1, at, length, pp_cursor_left(&payload));
-        c = pp_cursor_at(body, (size_t)length, 0);
-        switch (tag) {
-        case PATHPROF_SECTION_PROGRAM:
-            ok = read_program(&c, p, err);
-            break;
-        case PATHPROF_SECTION_TU:
-            ok = read_tu(&c, p, &tus_cap, &funcs_cap, err);
-            break;
-        case PATHPROF_SECTION_STREAM:
-            ok = read_stream(&c, p, err);
-            break;
-        case PATHPROF_SECTION_KIPF:
-            if (kipf->body)
-                ok = pp_fail(err, "a second KIPF section");
-            *kipf = (struct kipf_at){ body, (size_t)length, at, i + 1 };
-            c.pos = c.len;
-            break;
-        case PATHPROF_SECTION_KPRUNE: /* read last too, for the same reason */
-            if (kprune->body)
-                ok = pp_fail(err, "a second KPRUNE section");
-            *kprune = (struct kipf_at){ body, (size_t)length, at, i + 1 };
-            c.pos = c.len;
-            break;
-        default: /* unknown sections are skipped (format.md) */
-            c.pos = c.len;
-            break;
-        }
-        if (ok && pp_cursor_left(&c) != 0)
-            ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
-        if (!ok)
-            return pp_context(err, "section %" PRIu32 " (%s, at byte %zu)", i + 1,
-                              section_name(tag), at);
+        if (!add_section(p, &sections_cap, tag, at, length, err) ||
+            !read_body(p, p->nsections - 1, body, &tus_cap, &funcs_cap, kipf, kprune, err))
+            return false;
     }
     if (pp_cursor_left(&payload) != 0)
         return pp_fail(err, "%zu payload bytes after the last of the %" PRIu32 " sections",
@@ -372,26 +447,78 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
     return true;
 }
 
+/* With any TU section's counts broken no count is shown: a partial total
+ * would pass for the whole. */
+static void drop_counts(struct pp_profile *p)
+{
+    size_t i;
+    for (i = 0; i < p->nfuncs; i++) {
+        struct pp_func *f = &p->funcs[i];
+        free(f->records);
+        f->records = NULL;
+        f->nrecords = 0;
+        f->total = 0;
+        if (f->verify_counts)
+            memset(f->verify_counts, 0, (size_t)f->meta->nverify * 8);
+    }
+    p->total = 0;
+}
+
+typedef bool (*section_reader)(const unsigned char *body, size_t len, struct pp_profile *p,
+                               struct pp_error *err);
+
+/* KIPF or KPRUNE at section S: after every TU, since labels name them. */
+static bool read_forest_section(struct pp_profile *p, const unsigned char *data, size_t s,
+                                enum pp_part part, section_reader read, struct pp_error *err)
+{
+    const struct pp_section *sec = &p->sections[s];
+    bool ok;
+
+    if (p->broken[PP_PART_TU_META] != PP_NO_SECTION) {
+        const struct pp_section *tu = &p->sections[p->broken[PP_PART_TU_META]];
+        char why[200];
+        snprintf(why, sizeof why, "its labels name functions of the TU sections, and section %"
+                                  PRIu32 " (TU) is damaged", tu->index);
+        return section_mark(p, s, part, PP_SECTION_UNCHECKED, why) ||
+               pp_fail(err, "out of memory");
+    }
+    ok = read(data + sec->at + 16, (size_t)sec->length, p, err);
+    if (ok)
+        return true;
+    if (part == PP_PART_KIPF) {
+        kipf_free(p->kipf);
+        p->kipf = NULL;
+    } else {
+        kprune_free(p->kprune);
+        p->kprune = NULL;
+    }
+    return section_mark(p, s, part, PP_SECTION_DAMAGED, err->msg) ||
+           pp_fail(err, "out of memory");
+}
+
 bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
 {
     unsigned char *data;
-    size_t len;
+    size_t len, kipf = PP_NO_SECTION, kprune = PP_NO_SECTION;
     uint32_t nsections = 0;
     uint64_t payload_len = 0;
-    struct kipf_at kipf = { NULL, 0, 0, 0 }, kprune = { NULL, 0, 0, 0 };
     bool ok;
+    int i;
 
     memset(p, 0, sizeof *p);
+    for (i = 0; i < PP_NPARTS; i++)
+        p->broken[i] = PP_NO_SECTION;
     if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
         return pp_fail(err, "%s", strerror(errno));
     ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
          read_sections(data, payload_len, nsections, p, &kipf, &kprune, err) &&
          func_merge_copies(p, err);
-    if (ok && kipf.body && !kipf_read(kipf.body, kipf.len, p, err))
-        ok = pp_context(err, "section %" PRIu32 " (KIPF, at byte %zu)", kipf.index, kipf.at);
-    if (ok && kprune.body && !kprune_read(kprune.body, kprune.len, p, err))
-        ok = pp_context(err, "section %" PRIu32 " (KPRUNE, at byte %zu)", kprune.index,
-                        kprune.at);
+    if (ok && p->broken[PP_PART_TU_COUNTS] != PP_NO_SECTION)
+        drop_counts(p);
+    if (ok && kipf != PP_NO_SECTION)
+        ok = read_forest_section(p, data, kipf, PP_PART_KIPF, kipf_read, err);
+    if (ok && kprune != PP_NO_SECTION)
+        ok = read_forest_section(p, data, kprune, PP_PART_KPRUNE, kprune_read, err);
     free(data);
     if (ok && !p->has_program) {
         p->program = strdup("");
@@ -419,14 +546,13 @@ void profile_free(struct pp_profile *p)
     free(p->stream.analyzers);
     kipf_free(p->kipf);
     kprune_free(p->kprune);
+    for (i = 0; i < p->nsections; i++)
+        free(p->sections[i].why);
+    free(p->sections);
     memset(p, 0, sizeof *p);
 }
 
 uint64_t profile_total(const struct pp_profile *p)
 {
-    uint64_t sum = 0;
-    size_t i;
-    for (i = 0; i < p->nfuncs; i++)
-        sum += p->funcs[i].total;
-    return sum;
+    return p->total;
 }

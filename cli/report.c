@@ -19,6 +19,7 @@
 #include "path_text.h"
 #include "rank.h"
 #include "report.h"
+#include "sections.h"
 #include "source_lines.h"
 #include "text_out.h"
 
@@ -35,6 +36,12 @@ static void out_not_exact(FILE *out, const struct pp_profile *p)
 {
     const struct pp_stream_info *s = &p->stream;
 
+    if (p->broken[PP_PART_STREAM] != PP_NO_SECTION) {
+        fprintf(out, "!!! NOT KNOWN TO BE EXACT: section %" PRIu32 " (STREAM) is damaged, so "
+                     "whether events were lost is not known\n\n",
+                p->sections[p->broken[PP_PART_STREAM]].index);
+        return;
+    }
     if (!p->has_stream || (!s->dropped && !s->late && !s->resync && !s->unknown))
         return;
     fputs("!!! NOT EXACT: this profile misses events, or attributed some wrongly\n", out);
@@ -70,6 +77,8 @@ static void out_mode(FILE *out, const struct pp_profile *p)
                 s->analyzer_threads, s->chunk_events);
         fprintf(out, "stream     %" PRIu64 " events from %" PRIu64 " threads; producers "
                      "blocked %.3f s\n", s->events, s->producers, (double)s->blocked_ns / 1e9);
+    } else if (p->broken[PP_PART_STREAM] != PP_NO_SECTION) {
+        fputs(" (STREAM section damaged: whether events were lost is not known)\n", out);
     } else {
         fputs(" (no STREAM section: whether events were lost is not known)\n", out);
     }
@@ -89,19 +98,29 @@ static void out_header(FILE *out, const struct pp_profile *p)
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
 
     fputs("program    ", out);
-    out_safe(out, p->has_program ? p->program : "(not recorded)");
+    out_safe(out, p->has_program ? p->program
+                  : p->broken[PP_PART_PROGRAM] != PP_NO_SECTION ? "(PROGRAM section damaged)"
+                                                                 : "(not recorded)");
     if (p->has_program && *p->cmdline) {
         fputs("\ncommand    ", out);
         out_safe(out, p->cmdline);
     }
     fprintf(out, "\npid        %" PRIu64 "\nwritten    %s\n", p->pid, when);
     out_mode(out, p);
+    /* report --k goes on without the path counts (sections.h). */
+    if (p->broken[PP_PART_TU_COUNTS] != PP_NO_SECTION) {
+        fprintf(out, "paths      not known: section %" PRIu32 " (TU) is damaged\n"
+                     "functions  %zu instrumented\n",
+                p->sections[p->broken[PP_PART_TU_COUNTS]].index, p->nfuncs);
+        return;
+    }
     fprintf(out, "paths      %" PRIu64 " executed", total);
     /* Stream mode counts in the analyzers: the update totals are 0. */
     if (p->has_program && p->mode != PATHPROF_MODE_STREAM) {
         fprintf(out, " (array updates %" PRIu64 ", hash updates %" PRIu64 ")",
                 p->array_updates, p->hash_updates);
-        if (p->array_updates + p->hash_updates != total)
+        /* In 128 bits: two totals that wrap to the file's would agree. */
+        if ((unsigned __int128)p->array_updates + p->hash_updates != total)
             fputs(" -- the program's totals differ from the counts in the file", out);
     }
     fprintf(out, "\nfunctions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
@@ -200,9 +219,13 @@ static bool out_paths(FILE *out, const struct pp_profile *p, struct ranked_path 
     uint64_t whole = 0;
     size_t i;
 
+    /* Counts fit (the reader checked their total); count x length may not,
+     * and a weight of UINT64_MAX is already saturated: the total saturates
+     * too rather than wrap to a small number. */
     for (i = 0; i < n; i++) {
         uint64_t v = by_weight ? paths[i].weight : paths[i].count;
-        whole = whole + v < whole ? UINT64_MAX : whole + v;
+        if (__builtin_add_overflow(whole, v, &whole))
+            whole = UINT64_MAX;
     }
     if (by_weight)
         rank_by_weight(paths, n);
@@ -381,18 +404,22 @@ int cmd_report(int argc, char **argv)
     }
     /* The file is fine, it just lacks what was asked for: like a missing
      * function, status 1. */
-    if (k && !prof.kipf && prof.kprune)
+    if (k && !prof.has_kipf && prof.has_kprune)
         pruned = true; /* the only k-iteration paths the file has */
-    if (k && !pruned && !prof.kipf) {
+    if (k && !pruned && !prof.has_kipf) {
         error_in_file(file, "no KIPF section: k-iteration paths are recorded in stream mode "
                             "with PATHPROF_ANALYZER=ksf");
         status = EXIT_NOT_FOUND;
     }
-    if (pruned && !prof.kprune) {
+    if (pruned && !prof.has_kprune) {
         error_in_file(file, "no KPRUNE section: pruned k-iteration paths are recorded in "
                             "stream mode with PATHPROF_ANALYZER=ksf-pruned");
         status = EXIT_NOT_FOUND;
     }
+    /* A damaged section this report does not read only costs a warning. */
+    if (status == 0 &&
+        !sections_usable(file, &prof, pruned ? PP_NEED_KPRUNE : k ? PP_NEED_KIPF : PP_NEED_BL))
+        status = EXIT_TROUBLE;
     if (nfunctions && status == 0) {
         size_t *found = malloc((prof.nfuncs ? prof.nfuncs : 1) * sizeof *found);
         selected = calloc(prof.nfuncs ? prof.nfuncs : 1, sizeof *selected);

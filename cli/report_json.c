@@ -12,6 +12,7 @@
 #include "path.h"
 #include "pathprof-abi.h"
 #include "report.h"
+#include "sections.h"
 
 static int by_count_then_id(const void *pa, const void *pb)
 {
@@ -191,6 +192,7 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
                  PRIu64 ",\n \"array_updates\":%" PRIu64 ",\n \"hash_updates\":%" PRIu64,
             p->pid, p->time, profile_total(p), p->array_updates, p->hash_updates);
     out_stream(out, p);
+    sections_json(out, p);
     fputs(",\n \"functions\":[", out);
     for (i = 0; i < p->nfuncs; i++) {
         if (selected && !selected[i])

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sections.h"
 #include "path.h"
 #include "path_text.h"
 #include "pathprof-abi.h"
@@ -126,7 +127,9 @@ int cmd_show(int argc, char **argv)
         return usage_error("show: path ID '%s' is not a number", args[2]);
     if (!load_profile(args[0], &prof))
         return EXIT_TROUBLE;
-    if (find_one_function(&prof, args[0], args[1], &index, &status)) {
+    if (!sections_usable(args[0], &prof, PP_NEED_BL))
+        status = EXIT_TROUBLE;
+    else if (find_one_function(&prof, args[0], args[1], &index, &status)) {
         const struct pp_func *f = &prof.funcs[index];
         if (id >= f->meta->npaths) {
             fputs("pathprof: ", stderr);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sections.h"
 #include "kipf.h"
 #include "path.h"
 #include "text_out.h"
@@ -146,10 +147,12 @@ int cmd_tree(int argc, char **argv)
         return usage_error("tree: path ID '%s' is not a number", args[2]);
     if (!load_profile(args[0], &prof))
         return EXIT_TROUBLE;
-    if (!prof.kipf) {
+    if (!prof.has_kipf) {
         error_in_file(args[0], "no KIPF section: k-iteration paths are recorded in stream "
                                "mode with PATHPROF_ANALYZER=ksf");
         status = EXIT_NOT_FOUND;
+    } else if (!sections_usable(args[0], &prof, PP_NEED_KIPF)) {
+        status = EXIT_TROUBLE;
     } else if (find_one_function(&prof, args[0], args[1], &index, &status)) {
         root = kipf_find_root(prof.kipf, index, id);
         if (root == KIPF_NONE) {
