@@ -111,6 +111,11 @@ cli_run report --k --json "$T/f.pp" --function tiny
 is "$OUT" '{"program":"/tmp/fig3",
  "pid":77,
  "mode":"stream",
+ "sections":[
+  {"index":1,"kind":"PROGRAM","tag":1,"at":64,"length":47,"status":"ok"},
+  {"index":2,"kind":"TU","tag":2,"at":127,"length":1088,"status":"ok"},
+  {"index":3,"kind":"KIPF","tag":4,"at":1231,"length":1248,"status":"ok"}
+ ],
  "kipf":{"k":4,"pruned":false,"threads":1,"events":23,"ksf_nodes":75,"kipf_nodes":32,"hash_ops":7,"leaves":14,"leaf_depth_sum":27,"roots":8,
   "levels":[{"nodes":10,"internal":5,"children":9},{"nodes":11,"internal":5,"children":9},{"nodes":12,"internal":5,"children":9},{"nodes":13,"internal":5,"children":9},{"nodes":14,"internal":5,"children":9},{"nodes":15,"internal":5,"children":9}]},
  "min_count":1,

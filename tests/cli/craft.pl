@@ -19,6 +19,10 @@
 #                        more get count 2^63, every other record count 1
 #   tu-wrap-profile      TU: one record of each of the first two functions
 #                        with records gets 2^63, every other record 1
+#   tu-wrap-copies:NAME  TU: every record count 1 but the first of each
+#                        copy of function NAME (one per TU), 2^63
+#   verify-wrap-copies:NAME  TU: the first direct edge count of each copy of
+#                        NAME (VERIFY), 2^63
 #   tu-meta-magic        TU: the metadata blob's magic becomes "XXXX"
 #   program-len          PROGRAM: the program string's length 2^32-1
 #   program-totals-wrap  PROGRAM: array_updates 2^64-1, hash_updates set so
@@ -63,21 +67,25 @@ sub first_section {
     die "$in: no section with tag $tag\n";
 }
 
-# The path records of every function of every TU section, in file order:
-# [offset of the first record, number of records].
+# The counts of every function of every TU section, in file order:
+# [offset of the first path record, number of records, function name,
+#  offset of the first direct edge count, number of them (VERIFY only)].
 sub tu_records {
     my @r;
     for my $s (grep { $_->[0] == 2 } sections()) {
         my $blob = $s->[1] + 8;
         my $meta_len = u64($s->[1]);
-        my $nfuncs = u32($blob + 8);
-        my $at = $blob + $meta_len + (8 - $meta_len % 8) % 8;
+        my ($nfuncs, $nstrings, $strtab) = (u32($blob + 8), u32($blob + 12), u64($blob + 16));
+        my ($at, @str) = ($blob + $strtab);
+        for (1 .. $nstrings) { push @str, substr($d, $at + 4, u32($at)); $at += 4 + u32($at) }
+        $at = $blob + $meta_len + (8 - $meta_len % 8) % 8;
         for my $f (0 .. $nfuncs - 1) {
             my $dir = $blob + 32 + 64 * $f;
-            my ($flags, $nverify) = (u32($dir + 16), u32($dir + 48));
+            my ($name, $flags, $nverify) = ($str[u32($dir)], u32($dir + 16), u32($dir + 48));
             my $n = u64($at);
-            push @r, [$at + 8, $n];
-            $at += 8 + 16 * $n + (($flags & 8) ? 8 * $nverify : 0);
+            my $v = ($flags & 8) ? $nverify : 0;
+            push @r, [$at + 8, $n, $name, $at + 8 + 16 * $n, $v];
+            $at += 8 + 16 * $n + 8 * $v;
         }
     }
     return @r;
@@ -135,6 +143,15 @@ for my $e (@edits) {
         set_all_counts(1);
         put64($f[0][0] + 8, 1 << 63);
         put64($f[1][0] + 8, 1 << 63);
+    } elsif ($e =~ /^tu-wrap-copies:(.+)$/) {
+        my @f = grep { $_->[2] eq $1 && $_->[1] > 0 } tu_records();
+        die "$in: fewer than two copies of $1 with records\n" if @f < 2;
+        set_all_counts(1);
+        put64($_->[0] + 8, 1 << 63) for @f;
+    } elsif ($e =~ /^verify-wrap-copies:(.+)$/) {
+        my @f = grep { $_->[2] eq $1 && $_->[4] > 0 } tu_records();
+        die "$in: fewer than two copies of $1 with edge counts\n" if @f < 2;
+        put64($_->[3], 1 << 63) for @f;
     } elsif ($e eq 'tu-meta-magic') {
         my ($tag, $body) = first_section(2);
         substr($d, $body + 8, 4) = 'XXXX';
