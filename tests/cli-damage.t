@@ -54,8 +54,16 @@ damage "fewer sections than the payload holds" 'payload bytes after the last of 
     --reseal field:header.nsections=1
 damage "section length 2^64-1" 'section 2 \(at byte [0-9]+\): length 18446744073709551615 exceeds' \
     --reseal field:sec1.length=0xffffffffffffffff
-damage "PROGRAM string length beyond the section" 'section 1 \(PROGRAM, at byte 64\): truncated$' \
-    --reseal field:program.program.len=0xffffffff
+# A damaged PROGRAM section costs only what it holds: every command reads
+# the rest and warns once, naming it (docs/cli.md, "Damaged sections").
+perl "$PATCH" "$T/p.pp" "$T/d.pp" --map "$T/p.map" --reseal field:program.program.len=0xffffffff
+for cmd in "report @" "report @ --json" "show @ loop 1" "dot @ loop"; do
+    # shellcheck disable=SC2086
+    cli_run ${cmd/@/$T/d.pp}
+    is "$RC:$(printf '%s' "$ERR" | grep -c '')" "0:1" "PROGRAM string length beyond the section: $cmd reads the rest"
+done
+like "$ERR" "^pathprof: $T/d.pp: warning: section 1 \(PROGRAM, at byte 64\) is damaged, .*: truncated$" \
+    "PROGRAM string length beyond the section: one warning naming the section and why"
 
 # The metadata blob.
 damage "metadata length beyond the section" 'TU, at byte [0-9]+\): metadata length 18446744073709551615 exceeds' \
