@@ -55,7 +55,7 @@ damage "fewer sections than the payload holds" 'payload bytes after the last of 
 damage "section length 2^64-1" 'section 2 \(at byte [0-9]+\): length 18446744073709551615 exceeds' \
     --reseal field:sec1.length=0xffffffffffffffff
 # A damaged PROGRAM section costs only what it holds: every command reads
-# the rest and warns once, naming it (docs/cli.md, "Damaged sections").
+# the rest and warns once, naming it (docs/cli.md, "Damaged profiles").
 perl "$PATCH" "$T/p.pp" "$T/d.pp" --map "$T/p.map" --reseal field:program.program.len=0xffffffff
 for cmd in "report @" "report @ --json" "show @ loop 1" "dot @ loop"; do
     # shellcheck disable=SC2086
