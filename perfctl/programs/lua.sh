@@ -18,12 +18,16 @@ prog_build() {  # BUILD BINDIR OBJDIR
     for f in "$SRC"/*.c; do [ "${f##*/}" = luac.c ] || srcs+=("$f"); done
     # PERFCTL_DETERMINISTIC=1 (perfctl/crosscheck): the string-hash seed
     # mixes time and the addresses of a heap object, a local and a function
-    # (different in every build, so ASLR off is not enough), and table.sort
-    # picks pivots from clock() and time(); both become constants, so every
-    # run of every build takes the same paths. lstate.c and ltablib.c keep
-    # their own definitions unless these macros exist.
+    # (different in every build, so ASLR off is not enough), table.sort
+    # picks pivots from clock() and time(), and luaS_new's cache of C
+    # strings picks its set from the string's address; the seed and pivot
+    # become constants and the cache one set of one entry (still compared
+    # by content), so every run of every build takes the same paths.
+    # lstate.c, ltablib.c and llimits.h keep their own definitions unless
+    # these macros exist.
     local det=
-    [ "${PERFCTL_DETERMINISTIC:-0}" = 1 ] && det="-Dluai_makeseed(L)=0x2545f491u -Dl_randomizePivot()=0u"
+    [ "${PERFCTL_DETERMINISTIC:-0}" = 1 ] &&
+        det="-Dluai_makeseed(L)=0x2545f491u -Dl_randomizePivot()=0u -DSTRCACHE_N=1 -DSTRCACHE_M=1"
     compile_c "$b" "$3" "-O2 -w -DLUA_COMPAT_5_3 -DLUA_USE_LINUX $det -I$3/inc" "${srcs[@]}" || return 1
     # shellcheck disable=SC2046
     gcc -O2 "$3"/*.o -o "$2/lua" $(libs_of "$b") -lm -ldl -Wl,-E

@@ -3,6 +3,8 @@
 # `lz4 -9 -c` (the HC compressor) of a bench/gen-input.c file.
 PROG_KIND=loop-heavy
 PROG_DESC="lz4 -9 -c (HC) of a bench/gen-input.c file"
+# perfctl/crosscheck: the CLI times the compression; these branch on the clock.
+PROG_CLOCK_FUNCS=UTIL_clockSpanNano,UTIL_clockSpanMicro
 
 prog_prepare() {
     SRC=$("$ROOT/bench/fetch-src.sh" "$PERFCTL_SRC_DIR" lz4 lz4hc.c)
