@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,69 +345,99 @@ static bool add_section(struct pp_profile *p, size_t *cap, uint32_t tag, size_t 
     return true;
 }
 
+static void forget_program(struct pp_profile *p)
+{
+    free(p->program);
+    free(p->cmdline);
+    p->program = p->cmdline = NULL;
+    p->has_program = false;
+    p->array_updates = p->hash_updates = p->lost_after_write = 0;
+}
+
+static void forget_stream(struct pp_profile *p)
+{
+    free(p->stream.analyzers);
+    memset(&p->stream, 0, sizeof p->stream);
+    p->has_stream = false;
+}
+
+static enum pp_part part_of(uint32_t tag)
+{
+    switch (tag) {
+    case PATHPROF_SECTION_PROGRAM: return PP_PART_PROGRAM;
+    case PATHPROF_SECTION_STREAM: return PP_PART_STREAM;
+    case PATHPROF_SECTION_KIPF: return PP_PART_KIPF;
+    default: return PP_PART_KPRUNE;
+    }
+}
+
 /* Reads one section's body into P; damage marks the section (false only
- * when even that fails). KIPF and KPRUNE are only located (read last). */
+ * when even that fails). KIPF and KPRUNE are only located (read last).
+ * FIRST[part]: the first PROGRAM, STREAM, KIPF and KPRUNE section. A second
+ * one is damage, and what the first said is forgotten: which one is right
+ * is not known. */
 static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
-                      size_t *tus_cap, size_t *funcs_cap, size_t *kipf, size_t *kprune,
-                      struct pp_error *err)
+                      size_t *tus_cap, size_t *funcs_cap, size_t *first, struct pp_error *err)
 {
     struct pp_cursor c = pp_cursor_at(body, (size_t)p->sections[s].length, 0);
+    uint32_t tag = p->sections[s].tag;
     enum pp_part part;
-    bool ok = true;
+    bool ok;
 
-    switch (p->sections[s].tag) {
-    case PATHPROF_SECTION_PROGRAM:
-        part = PP_PART_PROGRAM;
-        if (p->has_program)
-            ok = pp_fail(err, "a second PROGRAM section (the first one is shown)");
-        else if ((ok = read_program(&c, p, err)) && pp_cursor_left(&c) != 0) {
-            ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
-            free(p->program);
-            free(p->cmdline);
-            p->program = p->cmdline = NULL;
-            p->has_program = false;
-        }
-        break;
+    switch (tag) {
     case PATHPROF_SECTION_TU:
         switch (read_tu(&c, p, s, tus_cap, funcs_cap, err)) {
         case TU_OK: return true;
-        case TU_META_BAD: part = PP_PART_TU_META; ok = false; break;
-        default: part = PP_PART_TU_COUNTS; ok = false; break;
+        case TU_META_BAD: part = PP_PART_TU_META; break;
+        default: part = PP_PART_TU_COUNTS; break;
         }
-        break;
+        return section_mark(p, s, part, PP_SECTION_DAMAGED, err->msg) ||
+               pp_fail(err, "out of memory");
+    case PATHPROF_SECTION_PROGRAM:
     case PATHPROF_SECTION_STREAM:
-        part = PP_PART_STREAM;
-        if (p->has_stream) {
-            ok = pp_fail(err, "a second STREAM section (the first one is shown)");
-        } else if (!read_stream(&c, &p->stream, err)) {
-            free(p->stream.analyzers);
-            memset(&p->stream, 0, sizeof p->stream);
-            ok = false;
-        } else {
-            p->has_stream = true;
-        }
-        break;
     case PATHPROF_SECTION_KIPF:
-    case PATHPROF_SECTION_KPRUNE: {
-        bool is_kipf = p->sections[s].tag == PATHPROF_SECTION_KIPF;
-        size_t *first = is_kipf ? kipf : kprune;
-        part = is_kipf ? PP_PART_KIPF : PP_PART_KPRUNE;
-        *(is_kipf ? &p->has_kipf : &p->has_kprune) = true;
-        if (*first != PP_NO_SECTION)
-            ok = pp_fail(err, "a second %s section (section %" PRIu32 " is the first): which "
-                              "one is right is not known", section_kind(p->sections[s].tag),
-                         p->sections[*first].index);
-        else
-            *first = s;
+    case PATHPROF_SECTION_KPRUNE:
         break;
-    }
     default: /* unknown sections are skipped (format.md) */
         p->sections[s].state = PP_SECTION_SKIPPED;
         return true;
     }
-    if (ok)
-        return true;
-    return section_mark(p, s, part, PP_SECTION_DAMAGED, err->msg) ||
+    part = part_of(tag);
+    if (tag == PATHPROF_SECTION_KIPF)
+        p->has_kipf = true;
+    if (tag == PATHPROF_SECTION_KPRUNE)
+        p->has_kprune = true;
+    if (first[part] != PP_NO_SECTION) {
+        char why[160];
+        if (part == PP_PART_PROGRAM)
+            forget_program(p);
+        if (part == PP_PART_STREAM)
+            forget_stream(p);
+        snprintf(why, sizeof why, "section %" PRIu32 " is a second %s section: which one is "
+                                  "right is not known", p->sections[s].index, section_kind(tag));
+        if (!section_mark(p, first[part], part, PP_SECTION_UNCHECKED, why))
+            return pp_fail(err, "out of memory");
+        ok = pp_fail(err, "a second %s section (section %" PRIu32 " is the first): which one "
+                          "is right is not known", section_kind(tag),
+                     p->sections[first[part]].index);
+    } else {
+        first[part] = s;
+        ok = true;
+        if (part == PP_PART_PROGRAM) {
+            ok = read_program(&c, p, err);
+            if (ok && pp_cursor_left(&c) != 0) {
+                ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
+                forget_program(p);
+            }
+        } else if (part == PP_PART_STREAM) {
+            ok = read_stream(&c, &p->stream, err);
+            if (ok)
+                p->has_stream = true;
+            else
+                forget_stream(p);
+        }
+    }
+    return ok || section_mark(p, s, part, PP_SECTION_DAMAGED, err->msg) ||
            pp_fail(err, "out of memory");
 }
 
@@ -414,8 +445,7 @@ static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
  * the header announces, and nothing after the last.  These are fatal: a
  * wrong length leaves no section after it where it should be. */
 static bool read_sections(const unsigned char *data, uint64_t payload_len, uint32_t nsections,
-                          struct pp_profile *p, size_t *kipf, size_t *kprune,
-                          struct pp_error *err)
+                          struct pp_profile *p, size_t *first, struct pp_error *err)
 {
     struct pp_cursor payload =
         pp_cursor_at(data, PATHPROF_FILE_HEADER_SIZE + (size_t)payload_len,
@@ -438,7 +468,7 @@ static bool read_sections(const unsigned char *data, uint64_t payload_len, uint3
                                 " exceeds the %zu payload bytes left",
                            i + 1, at, length, pp_cursor_left(&payload));
         if (!add_section(p, &sections_cap, tag, at, length, err) ||
-            !read_body(p, p->nsections - 1, body, &tus_cap, &funcs_cap, kipf, kprune, err))
+            !read_body(p, p->nsections - 1, body, &tus_cap, &funcs_cap, first, err))
             return false;
     }
     if (pp_cursor_left(&payload) != 0)
@@ -499,7 +529,7 @@ static bool read_forest_section(struct pp_profile *p, const unsigned char *data,
 bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
 {
     unsigned char *data;
-    size_t len, kipf = PP_NO_SECTION, kprune = PP_NO_SECTION;
+    size_t len, first[PP_NPARTS];
     uint32_t nsections = 0;
     uint64_t payload_len = 0;
     bool ok;
@@ -507,18 +537,21 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
 
     memset(p, 0, sizeof *p);
     for (i = 0; i < PP_NPARTS; i++)
-        p->broken[i] = PP_NO_SECTION;
+        p->broken[i] = first[i] = PP_NO_SECTION;
     if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
         return pp_fail(err, "%s", strerror(errno));
     ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
-         read_sections(data, payload_len, nsections, p, &kipf, &kprune, err) &&
+         read_sections(data, payload_len, nsections, p, first, err) &&
          func_merge_copies(p, err);
     if (ok && p->broken[PP_PART_TU_COUNTS] != PP_NO_SECTION)
         drop_counts(p);
-    if (ok && kipf != PP_NO_SECTION)
-        ok = read_forest_section(p, data, kipf, PP_PART_KIPF, kipf_read, err);
-    if (ok && kprune != PP_NO_SECTION)
-        ok = read_forest_section(p, data, kprune, PP_PART_KPRUNE, kprune_read, err);
+    /* A second KIPF (KPRUNE) section already broke that part: not read. */
+    if (ok && first[PP_PART_KIPF] != PP_NO_SECTION && p->broken[PP_PART_KIPF] == PP_NO_SECTION)
+        ok = read_forest_section(p, data, first[PP_PART_KIPF], PP_PART_KIPF, kipf_read, err);
+    if (ok && first[PP_PART_KPRUNE] != PP_NO_SECTION &&
+        p->broken[PP_PART_KPRUNE] == PP_NO_SECTION)
+        ok = read_forest_section(p, data, first[PP_PART_KPRUNE], PP_PART_KPRUNE, kprune_read,
+                                 err);
     free(data);
     if (ok && !p->has_program) {
         p->program = strdup("");

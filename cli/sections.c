@@ -120,7 +120,7 @@ bool sections_usable(const char *file, const struct pp_profile *p, unsigned need
         out_safe(stderr, file);
         fputs(": warning: ", stderr);
         out_where(stderr, s);
-        fprintf(stderr, " %s, %s: ", s->state == PP_SECTION_DAMAGED ? "is damaged" : "was not read",
+        fprintf(stderr, " %s, %s: ", s->state == PP_SECTION_DAMAGED ? "is damaged" : "is set aside",
                 lost[s->part]);
         out_safe(stderr, s->why);
         fputc('\n', stderr);
