@@ -192,9 +192,10 @@ no_temporaries "/proc links"
 
 mkfifo "$T/fifo.out" "$T/fifo.trace"
 for m in count stream; do
-    cat "$T/fifo.out" >"$T/fifo-$m.got" &
+    # Bounded: a writer that replaces the FIFO never opens it.
+    timeout 30 cat "$T/fifo.out" >"$T/fifo-$m.got" &
     r1=$!
-    if [ $m = stream ]; then cat "$T/fifo.trace" >"$T/fifo-$m.tgot" & fi
+    if [ $m = stream ]; then timeout 30 cat "$T/fifo.trace" >"$T/fifo-$m.tgot" & fi
     r2=$!
     run $m fifo-$m PATHPROF_OUT="$T/fifo.out" PATHPROF_TRACE="$T/fifo.trace"
     wait $r1
@@ -219,7 +220,7 @@ done
 # The reader takes one byte and leaves, the pipe (4 KiB) full: the write
 # fails with EPIPE, and SIGPIPE must not kill the program.
 read_one_byte() {
-    perl -e 'use Fcntl; my ($f) = @ARGV;
+    timeout 30 perl -e 'use Fcntl; my ($f) = @ARGV;
         sysopen(my $rw, $f, O_RDWR) or die; fcntl($rw, 1031, 4096); # F_SETPIPE_SZ
         sysopen(my $r, $f, O_RDONLY | O_NONBLOCK) or die;
         open(my $ready, ">", "$f.ready"); close $ready;
