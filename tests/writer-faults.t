@@ -217,6 +217,24 @@ for m in count stream; do
     both_fall_back $m noreader-$m "FIFO nobody reads"
 done
 
+# A forked child, its parent's trace going down a FIFO: the child cannot
+# copy the parent's events (they are gone down the FIFO) nor share it, so
+# it writes no trace, says so, and its profile is whole.
+timeout 30 cat "$T/fifo.trace" >"$T/forkfifo.tgot" &
+r2=$!
+env PATHPROF_ANALYZER=blpp,trace TMPDIR="$T/fb" PATHPROF_OUT="$T/forkfifo.%p.out" \
+    PATHPROF_TRACE="$T/fifo.trace" "$T/stream" $N fork >"$T/forkfifo.stdout" 2>"$T/forkfifo.err"
+is "$?" 7 "fork, trace down a FIFO: exit status unchanged"
+wait $r2
+like "$(cat "$T/forkfifo.err")" "^pathprof: warning: this forked process \\(pid [0-9]+\\) writes no trace: its parent writes trace $T/fifo.trace through a device or FIFO" \
+    "fork, trace down a FIFO: the child says it writes no trace"
+"$PP_CLI" dump "$T/forkfifo.tgot" >/dev/null 2>"$T/forkfifo.dump.err"
+is "$?:$(cat "$T/forkfifo.dump.err")" "0:" "fork, trace down a FIFO: the parent's trace is whole"
+child=$(sed -n 's/.*this forked process (pid \([0-9]*\)).*/\1/p' "$T/forkfifo.err")
+is "$(prof_text "$T/forkfifo.$child.out" | grep '^paths ')" "$(grep '^paths ' "$T/ref-stream.prof")" \
+    "fork, trace down a FIFO: the child's profile has the parent's paths up to the fork and its own"
+rm -f "$T"/forkfifo.*.out "$T"/fb/*
+
 # The reader takes one byte and leaves, the pipe (4 KiB) full: the write
 # fails with EPIPE, and SIGPIPE must not kill the program.
 read_one_byte() {
@@ -317,14 +335,14 @@ ns() {
         "mount -t tmpfs -o ${NS_OPTS:-size=1m} pathprof-test '$T/ns' && $1"
 }
 if ! ns 'true' 2>"$T/ns.err"; then
-    skip "no private mount namespace with a tmpfs here (unshare -m, mount: $(head -c 200 "$T/ns.err" | tr '\n' ' '))" 53
+    skip "no private mount namespace with a tmpfs here (unshare -m, mount: $(head -c 200 "$T/ns.err" | tr '\n' ' '))" 67
     done_testing
 fi
 
 # A private /dev/null (1,3): written through, never replaced.
 devices=(count stream)
 if ! ns "mknod '$T/ns/probe' c 1 3" 2>"$T/ns.err"; then
-    skip "no device nodes in a private tmpfs here (mknod: $(head -c 200 "$T/ns.err" | tr '\n' ' '))" 26
+    skip "no device nodes in a private tmpfs here (mknod: $(head -c 200 "$T/ns.err" | tr '\n' ' '))" 40
     devices=()
 fi
 for m in "${devices[@]}"; do
@@ -348,6 +366,18 @@ for m in "${devices[@]}"; do
     like "$(cat "$T/full-$m.err")" "^pathprof: error: cannot write profile $T/ns/full: No space left on device \\(could not write\\)$" \
         "full: ENOSPC said ($m)"
     both_fall_back $m full-$m "device node (full)"
+done
+
+# A block device: refused (never opened, never replaced).
+for m in "${devices[@]}"; do
+    ns "mknod -m 600 '$T/ns/blk' b 7 0 &&
+        run $m blk-$m PATHPROF_OUT='$T/ns/blk' PATHPROF_TRACE='$T/ns/blk' &&
+        stat -c '%F %t,%T' '$T/ns/blk' >'$T/blk-$m.after'"
+    same_run $m blk-$m "block device"
+    is "$(cat "$T/blk-$m.after" 2>/dev/null)" "block special file 7,0" "block device: still the device ($m)"
+    like "$(cat "$T/blk-$m.err")" "^pathprof: error: cannot write profile $T/ns/blk: Operation not supported \\(it is a block device, which a profile never replaces: name a regular file\\)$" \
+        "block device: refused, saying why ($m)"
+    both_fall_back $m blk-$m "block device"
 done
 
 # A full file system (a 16 KiB tmpfs; the profile is 36 KiB, the trace

@@ -7,6 +7,9 @@
  * stops reading makes the write fail with EPIPE rather than fit. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define STEP(n)                                                                \
     static long step##n(long i)                                                \
@@ -23,12 +26,22 @@ STEP8(1) STEP8(2) STEP8(3) STEP8(4) STEP8(5) STEP8(6) STEP8(7) STEP8(8)
 #define CALL(n) s += step##n(i);
 #define CALL8(n) CALL(n##0) CALL(n##1) CALL(n##2) CALL(n##3) CALL(n##4) CALL(n##5) CALL(n##6) CALL(n##7)
 
+/* With a second argument "fork": after the loop, a child is forked that
+ * exits at once, and the parent waits for it (a child's trace when the
+ * parent's goes through a device or FIFO).  After the loop, so that in
+ * stream mode the trace is open: the default 4 chunks per thread keep the
+ * loop's ~24 chunks at most 4 ahead of the analyzer. */
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000, s = 0;
     for (long i = 0; i < n; i++) {
         CALL8(1) CALL8(2) CALL8(3) CALL8(4) CALL8(5) CALL8(6) CALL8(7) CALL8(8)
     }
+    pid_t child = argc > 2 && strcmp(argv[2], "fork") == 0 ? fork() : -1;
+    if (child == 0)
+        return 0; /* exit, so the child's profile is written */
+    if (child > 0)
+        waitpid(child, NULL, 0);
     printf("sum %ld\n", s);
     printf("last line, no newline, still buffered at exit");
     return 7;
