@@ -335,7 +335,7 @@ ns() {
         "mount -t tmpfs -o ${NS_OPTS:-size=1m} pathprof-test '$T/ns' && $1"
 }
 if ! ns 'true' 2>"$T/ns.err"; then
-    skip "no private mount namespace with a tmpfs here (unshare -m, mount: $(head -c 200 "$T/ns.err" | tr '\n' ' '))" 67
+    skip "no private mount namespace with a tmpfs here (unshare -m, mount: $(head -c 200 "$T/ns.err" | tr '\n' ' '))" 76
     done_testing
 fi
 
@@ -401,6 +401,24 @@ for m in count stream; do
         "read-only: EROFS said ($m)"
     both_fall_back $m ro-$m "read-only directory"
 done
+# Every location fails: /tmp itself read-only (a private tmpfs over it),
+# TMPDIR unset.  The test directory, under /tmp, is reached through the
+# working directory, which keeps the directory under the mount; the
+# runtime library through a copy of it there.
+mkdir "$T/lib"
+cp "$PP_LIBDIR"/libpathprof.so* "$T/lib/"
+for m in count stream; do
+    ns "cd '$T' && mount -t tmpfs -o ro pathprof-tmp /tmp &&
+        env -u TMPDIR LD_LIBRARY_PATH=lib PATHPROF_ANALYZER=blpp,trace PATHPROF_OUT=lost/p.out \
+            PATHPROF_TRACE=lost/p.trace ./$m $N >lost-$m.stdout 2>lost-$m.err; echo \$? >lost-$m.rc"
+    same_run $m lost-$m "every location fails"
+    like "$(cat "$T/lost-$m.err")" "^pathprof: error: cannot write profile /tmp/pathprof\\.[0-9]+\\.out: Read-only file system \\(could not create a temporary file beside it\\)$" \
+        "every location fails: the fallback's error ($m)"
+    like "$(cat "$T/lost-$m.err")" "^pathprof: error: no profile written: every location failed \\(see above\\); set PATHPROF_OUT or TMPDIR to a writable place$" \
+        "every location fails: the last line says what to change ($m)"
+done
+like "$(cat "$T/lost-stream.err")" "^pathprof: error: cannot create trace $T/lost/p.trace: .*, nor in the temporary directory\\); no trace will be written; set PATHPROF_TRACE or TMPDIR to a writable place$" \
+    "every location fails: the trace's error says what to change"
 no_temporaries "private file systems"
 
 done_testing
