@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/cli/lib.sh"
 cli_require
+pp_not_under_sanitizer thread "the CLI is single-threaded, TSan has nothing to check in it, and the sweeps run it ~10^4 times"
 SWEEP=$PP_CLI_DIR/sweep.sh
 ALL_KINDS="trunc flip rflip rflip1 rtrunc"
 RESEALED="rflip rflip1 rtrunc"
@@ -37,15 +38,21 @@ run_sweep() {
     fi
 }
 
+# In a sanitizer suite $PP_CLI is itself sanitized: these sweeps are the
+# sanitized ones (at the sanitized sweeps' stride), the build below is not needed.
+all=1 every=every
+[ -n "$PP_SANITIZE" ] && all=${PP_CLI_SWEEP_STRIDE:-9} every="every ${all}th"
 n=$(stat -c %s "$T/small.pp")
-run_sweep "small profile ($n bytes): every truncation and byte flip, every command" \
-    "$PP_CLI" "$T/small" "$ALL_KINDS" 1 262144
-run_sweep "bigger profile: every 7th offset" "$PP_CLI" "$T/basic" "$ALL_KINDS" 1 262144
+run_sweep "small profile ($n bytes): $every truncation and byte flip, every command" \
+    "$PP_CLI" "$T/small" "$ALL_KINDS" "$all" 262144
+run_sweep "bigger profile: every $((7 * all))th offset" "$PP_CLI" "$T/basic" "$ALL_KINDS" "$all" 262144
 
 # The same under the sanitizers, when this gcc can build and run them.
 ASAN=$T/asan/pathprof
 mkdir -p "$T/asan"
-if gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+if [ -n "$PP_SANITIZE" ]; then
+    skip "the CLI under test is already built with SANITIZE=$PP_SANITIZE (the sweeps above)" 9
+elif gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all -I"$TAP_ROOT/runtime" \
     -I"$TAP_ROOT/analyzers" "$TAP_ROOT"/cli/*.c "$TAP_ROOT/analyzers/activations.c" \
     -o "$ASAN" -lm >"$T/asan/build.log" 2>&1 &&
