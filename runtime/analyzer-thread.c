@@ -278,7 +278,9 @@ int pprt_analyzer_start(struct pprt_analyzer *an)
               : pprt_config.cpus_none ? -1
                                       : pprt_default_cpu();
     an->cpu = cpu;
-    an->tid = 0;
+    /* Atomic: analyzer 0, already running, reads every tid (exit_if_last)
+     * while the others are still being started. */
+    __atomic_store_n(&an->tid, 0, __ATOMIC_RELAXED);
     int err = create(an, cpu);
     if (err != 0 && cpu >= 0) {
         /* The CPU left the affinity mask since the variable was read. */
