@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
 pp_require_build
+pp_not_under_sanitizer thread "its programs are ASan programs, which cannot load this suite's TSan libpathprof.so"
 echo 'int main(void){return 0;}' >"$T/probe.c"
 if ! gcc -fsanitize=address,undefined "$T/probe.c" -o "$T/probe" 2>/dev/null || ! "$T/probe"; then
     plan skip_all "gcc cannot build or run -fsanitize=address,undefined programs here"
