@@ -112,6 +112,7 @@ int pprt_resolve_target(const char *name, struct pprt_target *t, const char **wh
 {
     char *cur = strdup(name);
     int err = 0;
+    t->name = NULL;
     if (cur == NULL) {
         *why = "could not look it up";
         return ENOMEM;
