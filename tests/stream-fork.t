@@ -21,6 +21,7 @@
 . "$(dirname "$0")/lib/programs.sh"
 . "$(dirname "$0")/stream/lib.sh"
 pp_require_build
+pp_not_under_sanitizer thread "TSan cannot start threads in the child of a multithreaded fork (it dies, or with die_after_fork=0 reports a 'dup thread'), and the runtime restarts its analyzers there"
 FT=$STREAM_DIR/ftotals.pl
 SRC=$STREAM_DIR/fork_prog.c
 P=1000 W1=2000 W2=3000 NF=3 C=100 Q=10

@@ -13,6 +13,9 @@ use StreamTest;
 use Test::More;
 
 require_runtime();
+plan skip_all => "meaningless under SANITIZE=$SUITE_SANITIZE: TSan cannot start threads in the child "
+    . "of a multithreaded fork, and the runtime restarts its analyzers there"
+    if $SUITE_SANITIZE =~ /\bthread\b/;
 my $dir = tmpdir();
 my $drv = "$dir/stream-driver";
 build_stream_driver($drv, 'shared') or BAIL_OUT('cannot build the stream driver');
