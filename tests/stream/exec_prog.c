@@ -128,10 +128,13 @@ int main(int argc, char **argv)
             target ? execlp(base, base, (char *)NULL) : execlp(base, base, "stage2", argv[2], (char *)NULL);
         else if (strcmp(how, "missing") == 0)
             execv("/nonexistent/pathprof-exec-target", av);
-        else
+        else {
+            free(envp);
             return 2;
+        }
     }
     perror("exec");
+    free(envp); /* the exec failed: LeakSanitizer would report it at exit */
     for (long i = 0; i < n; i++)
         after_fail(i);
     return 3;
