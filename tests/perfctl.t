@@ -20,6 +20,7 @@
 # runner (perfctl/counters.c) alone: exit status, timeout, probe vs runs.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
+pp_not_under_sanitizer "address thread" "perfctl measures times and counters (cachegrind runs under valgrind, which cannot run sanitized programs), and builds its programs as a user would, without the suite's flags"
 ROOT=$TAP_ROOT
 PERFCTL=$ROOT/perfctl/perfctl
 OUT=$T/out

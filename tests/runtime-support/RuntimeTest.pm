@@ -93,7 +93,8 @@ sub build_program {
     my @src = map { "$SUPPORT/$_" } @sources;
     my @cmd = ($CC, @CFLAGS, "-I$ROOT/runtime", "-I$SUPPORT");
     if ($flavour eq 'plain') {
-        push @cmd, @src, '-o', $out, '-ldl';
+        # It may dlopen what links the suite's libpathprof: ASan first.
+        push @cmd, @SAN_CFLAGS, @src, '-o', $out, '-ldl';
     } elsif ($flavour eq 'shared') {
         push @cmd, @SAN_CFLAGS, @src, '-o', $out, "-L$LIBDIR", "-Wl,-rpath,$LIBDIR", '-lpathprof', '-ldl';
     } else {

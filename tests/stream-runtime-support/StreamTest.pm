@@ -74,7 +74,8 @@ sub build_stream_dso {
 # A plain program (no runtime) from tests/stream-runtime-support/SRC.
 sub build_plain {
     my ($out, $src) = @_;
-    return compile($CC, @CFLAGS, "$SUPPORT/$src", '-o', $out, '-ldl');
+    # It may dlopen what links the suite's libpathprof: ASan first.
+    return compile($CC, @CFLAGS, @SAN_CFLAGS, "$SUPPORT/$src", '-o', $out, '-ldl');
 }
 
 # Runs a program with a fresh $EXPECT file, like RuntimeTest::run_prog,
