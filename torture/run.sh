@@ -67,7 +67,7 @@ else
 fi
 export TORTURE_SRC=$root/build/torture/execute
 out=${TORTURE_OUT:-build/torture/run-$(basename "${list:-all}" .list)$tag}
-export TORTURE_WORK=$root/$out/work
+case $out in /*) export TORTURE_WORK=$out/work ;; *) export TORTURE_WORK=$root/$out/work ;; esac
 rm -rf "$TORTURE_WORK"
 mkdir -p "$TORTURE_WORK"
 
