@@ -50,7 +50,8 @@ static void out_not_exact(FILE *out, const struct pp_profile *p)
                      "(PATHPROF_POLICY=drop)\n", s->dropped);
     if (s->late)
         fprintf(out, "!!!   %" PRIu64 " late events: emitted after their thread's stream "
-                     "was closed\n", s->late);
+                     "was closed, or lost under a stale cursor (an instrumented signal "
+                     "handler; docs/streaming.md, section 2)\n", s->late);
     if (s->resync)
         fprintf(out, "!!!   %" PRIu64 " activation resyncs: a RESUME marker matched no "
                      "activation\n", s->resync);
