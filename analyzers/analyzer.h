@@ -1,71 +1,18 @@
-/* analyzer.h - the one small interface every analyzer implements
- * (docs/streaming.md, section 6).
- *
- * Threads: open/close/merge/write run in the runtime's control thread or in
- * one analyzer thread; thread_begin/consume/thread_end run in the analyzer
- * thread that owns the producer's channel, never concurrently for one
- * analyzer instance.  An analyzer never sees the producers' memory: only
- * batches of events, in the order the producer emitted them. */
+/* analyzer.h - the analyzers' side of the interface: the runtime's
+ * contract (runtime/analyzer-host.h), which every analyzer implements, and
+ * the analyzers built in, each defined in its own folder and listed in
+ * registry.c (docs/architecture.md). */
 #ifndef PATHPROF_ANALYZER_H
 #define PATHPROF_ANALYZER_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/types.h>
-
-#include "bytebuf.h"
+#include "analyzer-host.h"
 
 #pragma GCC visibility push(hidden)
 
-/* What an analyzer may ask about the registered code: map a global path
- * index (event bits 0..60) to its TU and function.  Safe to call from an
- * analyzer thread inside consume(); the runtime keeps the map valid (RCU)
- * while any event referring to a TU can still be in flight. */
-struct pp_path_ref {
-    const unsigned char *meta;  /* the TU's metadata blob */
-    uint64_t meta_len;
-    uint64_t tu_base;           /* the TU's first global path index */
-    uint64_t tu_id;             /* registration order, from 0 */
-    uint32_t func;              /* index in the TU's directory */
-    uint64_t path_id;           /* ID within the function */
-};
-/* Returns 0 when INDEX belongs to no registered TU. */
-int pp_lookup_path(uint64_t index, struct pp_path_ref *out);
-
-struct pp_analyzer {
-    const char *name;
-    /* One instance per analyzer thread. */
-    void *(*open)(void);
-    /* A producer stream (one thread's events) starts; TID numbers producer
-     * threads of the process from 1 in registration order. */
-    void *(*thread_begin)(void *a, uint32_t tid);
-    void (*consume)(void *a, void *t, const uint64_t *ev, size_t n);
-    void (*thread_end)(void *a, void *t);
-    /* Folds instance FROM into INTO (after every stream has ended). */
-    void (*merge)(void *into, void *from);
-    /* Appends this analyzer's sections (tag, reserved, length, bytes: see
-     * docs/format.md) to OUT; *NSECTIONS is incremented per section. */
-    void (*write)(void *a, struct pprt_buf *out, uint32_t *nsections);
-    void (*close)(void *a);
-
-    /* Optional (NULL: nothing to do), for an analyzer that runs threads of
-     * its own (the ksf workers of PATHPROF_KSF_WORKERS).  QUIESCE: fork is
-     * coming, called by the instance's analyzer thread between chunks:
-     * return when all work handed to those threads is done, so the child
-     * inherits it complete and no lock held.  AFTER_FORK_CHILD: in the
-     * child, for every instance, before the analyzer threads restart: the
-     * threads are gone; start new ones or work without.  THREADS: the
-     * kernel ids of those threads (at most MAX), how many: the runtime's
-     * "only runtime threads are left" test must not count them. */
-    void (*quiesce)(void *a);
-    void (*after_fork_child)(void *a);
-    uint32_t (*threads)(void *a, pid_t *tids, uint32_t max);
-};
-
-/* The analyzers built in, NULL-terminated (analyzers/registry.c). */
-extern const struct pp_analyzer *const pp_analyzers[];
-/* trace.c: raw events into PATHPROF_TRACE (docs/format.md, section 4). */
-extern const struct pp_analyzer pp_analyzer_trace;
+extern const struct pp_analyzer pp_analyzer_blpp;       /* blpp/ */
+extern const struct pp_analyzer pp_analyzer_trace;      /* trace/: PATHPROF_TRACE */
+extern const struct pp_analyzer pp_analyzer_ksf;        /* ksf/ */
+extern const struct pp_analyzer pp_analyzer_ksf_pruned; /* ksf-pruned/ */
 
 #pragma GCC visibility pop
 

@@ -1,13 +1,9 @@
 /* registry.c - the analyzers built into libpathprof, in the order
- * PATHPROF_ANALYZER's warning lists them (docs/streaming.md, section 6).
- * Adding one: define its struct pp_analyzer in its own file and list it
- * here. */
+ * PATHPROF_ANALYZER's warning lists them (docs/streaming.md, section 6):
+ * the table the runtime hosts them through (runtime/analyzer-host.h).
+ * Adding one: a folder of its own with its struct pp_analyzer, declared in
+ * analyzer.h and listed here. */
 #include "analyzer.h"
-
-/* blpp.c, ksf.c, ksf-prune.c; trace.c's is declared in analyzer.h. */
-extern const struct pp_analyzer pp_analyzer_blpp __attribute__((visibility("hidden")));
-extern const struct pp_analyzer pp_analyzer_ksf __attribute__((visibility("hidden")));
-extern const struct pp_analyzer pp_analyzer_ksf_pruned __attribute__((visibility("hidden")));
 
 const struct pp_analyzer *const pp_analyzers[] = {
     &pp_analyzer_blpp,

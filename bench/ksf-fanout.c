@@ -1,9 +1,9 @@
 /* ksf-fanout.c - does fanning one producer stream out to k-SF workers
- * (PATHPROF_KSF_WORKERS, analyzers/ksf-split.h, ksf-pool.h) make the ksf
+ * (PATHPROF_KSF_WORKERS, analyzers/ksf/split.h, analyzers/ksf/pool.h) make the ksf
  * analyzer keep up with more?  One synthetic stream of event words, cut in
  * 8192-word batches (the default chunk) as the runtime hands them over, is
  * run in-process:
- *   W = 0:  ksf_feed on each batch in one thread, as ksf.c does without
+ *   W = 0:  ksf_feed on each batch in one thread, as analyzers/ksf/ksf.c does without
  *           workers, then Fig. 7 (ksf_make_k_ipf);
  *   W >= 1: the calling thread is the owner (ksf_owner_batch per batch,
  *           ksf_pool_submit), W worker threads build, then ksf_pool_finish
@@ -21,10 +21,10 @@
  *       analyzers/{ksf-forest,ksf-build,ksf-ipf,ksf-stats,ksf-feed,ksf-split,ksf-pool,activations}.c runtime/thread-start.c \
  *       -o ksf-fanout
  *   ./ksf-fanout [runs] [scale] */
-#include "ksf-feed.h"
-#include "ksf-ipf.h"
-#include "ksf-pool.h"
-#include "ksf-split.h"
+#include "ksf/feed.h"
+#include "ksf/ipf.h"
+#include "ksf/pool.h"
+#include "ksf/split.h"
 #include "pathprof-abi.h"
 
 #include <pthread.h>

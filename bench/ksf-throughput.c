@@ -1,5 +1,5 @@
 /* ksf-throughput.c - path events per second of the ksf analyzer's k-SF
- * builder (analyzers/ksf-build.h, Fig. 6) and the k-SF -> k-IPF conversion
+ * builder (analyzers/ksf/build.h, Fig. 6) and the k-SF -> k-IPF conversion
  * (Fig. 7), on synthetic streams, for k = 1, 2, 4, 8, 16:
  *   loop:    one activation repeating 3 paths (a loop body with a rare
  *            branch) 20 million times - the case the paper's
@@ -7,13 +7,13 @@
  *   random:  IDs drawn uniformly from 8, activations of 48 paths on
  *            average, a tenth as many events (its forests are huge);
  *   calls:   a caller loop whose every iteration calls a 2-path callee
- *            (per-activation state saved and restored as ksf.c does).
+ *            (per-activation state saved and restored as analyzers/ksf/ksf.c does).
  * Build and run (docs/kiterations.md):
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers bench/ksf-throughput.c \
- *       analyzers/ksf-forest.c analyzers/ksf-build.c analyzers/ksf-ipf.c -o ksf-bench
+ *       analyzers/ksf/forest.c analyzers/ksf/build.c analyzers/ksf/ipf.c -o ksf-bench
  *   ./ksf-bench [million-events] */
-#include "ksf-build.h"
-#include "ksf-ipf.h"
+#include "ksf/build.h"
+#include "ksf/ipf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  *
  * For the programmer debugging a stream (or an analyzer): each thread's
  * events in order, with the activation each belongs to rebuilt by the same
- * library the analyzers use (analyzers/activations.c), the function, the
+ * library the analyzers use (analyzers/common/activations.c), the function, the
  * path ID with its START/RET bits, and the source lines the path runs.
  * Lines are plain words separated by spaces so that tests and scripts can
  * count them; comment lines start with '#'. */
@@ -12,12 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "activations.h"
+#include "common/activations.h"
 #include "commands.h"
 #include "path.h"
 #include "pathprof-abi.h"
 #include "text_out.h"
-#include "trace-format.h"
+#include "trace/format.h"
 #include "trace.h"
 
 struct dump {

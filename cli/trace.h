@@ -63,7 +63,7 @@ bool trace_path(const struct trace *t, uint64_t index, const struct trace_tu **t
 /* The function of global function index FN. */
 bool trace_func(const struct trace *t, uint64_t fn, const struct trace_tu **tu,
                 const struct pp_func_meta **f);
-/* Global function index of a TU's function (for activations.h). */
+/* Global function index of a TU's function (for analyzers/common/activations.h). */
 static inline uint64_t trace_fn_index(const struct trace *t, const struct trace_tu *tu,
                                       const struct pp_func_meta *f)
 {

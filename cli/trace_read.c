@@ -19,7 +19,7 @@
 #include "bytes.h"
 #include "file_bytes.h"
 #include "pathprof-abi.h"
-#include "trace-format.h"
+#include "trace/format.h"
 
 #define FNV1A64_BASIS 0xcbf29ce484222325ull
 #define FNV1A64_PRIME 0x100000001b3ull

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # kprune-stats.pl PROFILE: the ksf-pruned analyzer's figures from a
-# profile's KPRUNE section (tag 5, analyzers/ksf-prune-write.c), as
+# profile's KPRUNE section (tag 5, analyzers/ksf-pruned/write.c), as
 # "key value" lines: prune_k, prune_budget (bytes), prune_m (counters per
 # length), prune_events (path IDs), prune_epochs, prune_peak (bytes). Prints
 # nothing when the profile has no KPRUNE section.

@@ -3,7 +3,7 @@
  * selected analyzers, gives the chunk back zeroed, ends a producer's
  * stream when its channel is closed and drained, and sleeps when there is
  * nothing to do (docs/streaming.md, sections 4-6). */
-#include "analyzer.h"
+#include "analyzer-host.h"
 #include "cpu-list.h"
 #include "live-threads.h"
 #include "message.h"

@@ -4,7 +4,7 @@
  * that starts with PATHPROF_ but is not in it is reported, because a typo
  * (PATHPROF_OUTPUT=...) silently ignored costs a user a whole profiling run. */
 #include "config.h"
-#include "analyzer.h"
+#include "analyzer-host.h"
 #include "cpu-list.h"
 #include "message.h"
 #include "pathprof-abi.h"
@@ -164,7 +164,7 @@ static int parse_delay(const char *value, struct pprt_config *cfg)
     return parse_number(value, 0, 1000000000u, &cfg->test_delay_ns);
 }
 
-/* The ksf analyzer's k: 64 bounds its k-SF at 126 levels (ksf-stats.h). */
+/* The ksf analyzer's k: 64 bounds its k-SF at 126 levels (analyzers/ksf/stats.h). */
 static int parse_k(const char *value, struct pprt_config *cfg)
 {
     uint64_t v;

@@ -1,7 +1,7 @@
 /* stream-control.c - starting stream mode, attaching producers, and the
  * moments when every buffer must be accounted for: exit (and exec),
  * fork, dlclose (docs/streaming.md, section 5). */
-#include "analyzer.h"
+#include "analyzer-host.h"
 #include "hb-annotate.h"
 #include "message.h"
 #include "pathprof-abi.h"

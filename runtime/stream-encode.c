@@ -2,15 +2,12 @@
  * analyzer's sections, then the STREAM section (docs/format.md, section 3)
  * that says how the stream went and whether the profile is exact. */
 #include "analyzer-services.h"
-#include "analyzer.h"
+#include "analyzer-host.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
 
 #include <string.h>
-
-/* blpp.c */
-extern const struct pp_analyzer pp_analyzer_blpp __attribute__((visibility("hidden")));
 
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
@@ -49,12 +46,23 @@ static void encode_stream_section(struct pprt_buf *b)
     pprt_buf_patch_u64(b, at, b->len - (at + 8));
 }
 
+/* The analyzer that writes the TU sections (docs/format.md): blpp, found
+ * by name in the table the analyzers provide (analyzer-host.h). */
+static const struct pp_analyzer *tu_section_writer(void)
+{
+    for (uint32_t i = 0; pp_analyzers[i]; i++)
+        if (strcmp(pp_analyzers[i]->name, "blpp") == 0)
+            return pp_analyzers[i];
+    return NULL;
+}
+
 void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
 {
     const struct pprt_stream *s = &pprt_stream;
+    const struct pp_analyzer *blpp = tu_section_writer();
     int has_blpp = 0;
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
-        has_blpp |= pp_analyzers[pprt_config.analyzers[k]] == &pp_analyzer_blpp;
+        has_blpp |= pp_analyzers[pprt_config.analyzers[k]] == blpp;
         if (s->merged[k])
             pp_analyzers[pprt_config.analyzers[k]]->write(s->merged[k], b, nsections);
     }
@@ -62,10 +70,10 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
      * (docs/format.md, KIPF: other sections' labels refer to them): without
      * blpp, an empty blpp instance writes them, with no path records. */
     if (!has_blpp) {
-        void *empty = pp_analyzer_blpp.open();
+        void *empty = blpp ? blpp->open() : NULL;
         if (empty) {
-            pp_analyzer_blpp.write(empty, b, nsections);
-            pp_analyzer_blpp.close(empty);
+            blpp->write(empty, b, nsections);
+            blpp->close(empty);
         } else {
             b->failed = 1;
         }

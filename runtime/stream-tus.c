@@ -2,7 +2,7 @@
  * analyzers make in it (analyzer.h, analyzer-services.h). */
 #include "stream-tus.h"
 #include "analyzer-services.h"
-#include "analyzer.h"
+#include "analyzer-host.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "rcu.h"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Unit tests of the activation-stack library (analyzers/activations.c) on
+# Unit tests of the activation-stack library (analyzers/common/activations.c) on
 # hand-made streams: tests/activations/*.c is one C program printing TAP.
 # Built with AddressSanitizer and UBSan when the compiler has them.
 . "$(dirname "$0")/lib/tap.sh"
 
-src=("$TAP_ROOT"/tests/activations/*.c "$TAP_ROOT/analyzers/activations.c")
+src=("$TAP_ROOT"/tests/activations/*.c "$TAP_ROOT/analyzers/common/activations.c")
 flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g
        -I"$TAP_ROOT/runtime" -I"$TAP_ROOT/analyzers" -I"$TAP_ROOT/tests/activations")
 if "$PP_GCC" "${flags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \

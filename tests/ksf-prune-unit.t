@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ksf-pruned core (analyzers/ksf-prune.h, space-saving.h) on synthetic
+# The ksf-pruned core (analyzers/ksf-pruned/core.h, analyzers/ksf-pruned/space-saving.h) on synthetic
 # adversarial streams against brute-force n-gram counts: one ID forever,
 # round-robin over 20011 IDs (more than any budget here holds), Zipf 0.8
 # and 1.5, dense routine entries and exits, three producers of one
@@ -11,8 +11,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 A=$TAP_ROOT/analyzers
-src=("$TAP_ROOT/tests/prune/unit.c" "$A/ksf-prune-core.c" "$A/space-saving.c" "$A/ksf-forest.c"
-     "$A/ksf-build.c")
+src=("$TAP_ROOT/tests/prune/unit.c" "$A/ksf-pruned/core.c" "$A/ksf-pruned/space-saving.c" "$A/ksf/forest.c"
+     "$A/ksf/build.c")
 flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -DPATHPROF_PRUNE_CHECK -O1 -g -I"$A")
 if "$PP_GCC" "${flags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
         "${src[@]}" -lm -o "$T/prune-unit" 2>"$T/cc.err"; then

@@ -51,9 +51,9 @@ usable() {
 rt_objects() {
     local fl=$1 o=$T/rt-$1 f
     mkdir -p "$o"
-    for f in "$TAP_ROOT"/runtime/*.c "$TAP_ROOT"/ringbuf/*.c "$TAP_ROOT"/analyzers/*.c; do
+    for f in "$TAP_ROOT"/runtime/*.c "$TAP_ROOT"/ringbuf/*.c "$TAP_ROOT"/analyzers/*.c "$TAP_ROOT"/analyzers/*/*.c; do
         printf '%s\n' "$f"
-    done | xargs -P2 -I{} sh -c 'd=$(basename "$(dirname "$1")"); exec "$2" -std=c11 -D_GNU_SOURCE -g -O1 -pthread $3 \
+    done | xargs -P2 -I{} sh -c 'd=$(dirname "${1#"$4"/}" | tr / -); exec "$2" -std=c11 -D_GNU_SOURCE -g -O1 -pthread $3 \
         -I"$4/runtime" -I"$4/ringbuf" -I"$4/analyzers" -c "$1" -o "$5/$d-$(basename "$1" .c).o"' \
         sh {} "$PP_GCC" "${SAN[$fl]}" "$TAP_ROOT" "$o" >"$o.log" 2>&1
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The trace analyzer's writer (analyzers/trace.c, trace-sink.c) driven like
+# The trace analyzer's writer (analyzers/trace/trace.c, analyzers/trace/sink.c) driven like
 # the runtime drives it, against a fake runtime (tests/trace-writer/): the
 # file it writes is read back with `pathprof dump` and compared with the
 # trace tests/trace/mktrace.pl writes independently from docs/format.md;
@@ -15,7 +15,7 @@ grep -q 'fn_base' "$TAP_ROOT/runtime/analyzer-services.h" 2>/dev/null ||
 
 mkdir "$T/blobs"
 perl "$TAP_ROOT/tests/trace/mktrace.pl" --blobs "$T/blobs" "$T/ref.trace" || BAIL_OUT "mktrace.pl failed"
-src=("$TAP_ROOT"/tests/trace-writer/*.c "$TAP_ROOT/analyzers/trace.c" "$TAP_ROOT/analyzers/trace-sink.c"
+src=("$TAP_ROOT"/tests/trace-writer/*.c "$TAP_ROOT/analyzers/trace/trace.c" "$TAP_ROOT/analyzers/trace/sink.c"
      "$TAP_ROOT/runtime/message.c" "$TAP_ROOT/runtime/output-path.c" "$TAP_ROOT/runtime/atomic-file.c")
 flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -pthread -I"$TAP_ROOT/runtime"
        -I"$TAP_ROOT/analyzers" -I"$TAP_ROOT/tests/trace-writer")

@@ -1,4 +1,4 @@
-/* streams.c - unit tests of analyzers/activations.c on hand-made streams.
+/* streams.c - unit tests of analyzers/common/activations.c on hand-made streams.
  *
  * Each stream is what the probes of a small program would emit (the
  * comment above each says which program).  Every word's step is written as
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "activations.h"
+#include "common/activations.h"
 #include "pathprof-abi.h"
 #include "tap.h"
 
@@ -367,7 +367,7 @@ static void deep_and_reset(void)
     pp_act_free(&st);
 }
 
-/* The fast form of activations.h against pp_act_feed: two stacks without
+/* The fast form of analyzers/common/activations.h against pp_act_feed: two stacks without
  * a resolver fed the same random words (paths with START, RET, both or
  * neither, ENTER and RESUME markers, some RESUMEs matching nothing), one
  * through pp_act_feed only, one through pp_act_fast_path whenever it

@@ -5,7 +5,7 @@
 #ifndef PATHPROF_TEST_FOREST_TEXT_H
 #define PATHPROF_TEST_FOREST_TEXT_H
 
-#include "ksf-forest.h"
+#include "ksf/forest.h"
 
 /* A malloc'd string; the caller frees it. */
 char *forest_text(const struct ksf_forest *f);

@@ -1,5 +1,5 @@
 /* split.c - several workers on one stream give the k-IPF of one builder
- * (PATHPROF_KSF_WORKERS, analyzers/ksf-split.h).  Random streams of real
+ * (PATHPROF_KSF_WORKERS, analyzers/ksf/split.h).  Random streams of real
  * event words (START, RET, ENTER and RESUME markers, recursion, resyncs,
  * orphans) are cut at random word boundaries (inside two-word markers
  * too); the owner pre-pass makes the jobs, which are dealt to 1..5
@@ -9,10 +9,10 @@
  * 2, 3, 4, 8, 16.  Also: the path events and lost counts agree, seeding
  * adds no hash operation, and (the test can fail) jobs run without their
  * windows give a different forest.  Prints TAP. */
-#include "ksf-feed.h"
-#include "ksf-ipf.h"
-#include "ksf-pool.h"
-#include "ksf-split.h"
+#include "ksf/feed.h"
+#include "ksf/ipf.h"
+#include "ksf/pool.h"
+#include "ksf/split.h"
 #include "pathprof-abi.h"
 #include "forest-text.h"
 

@@ -3,9 +3,9 @@
  * against brute force from the definitions (Definition 2: every n-gram,
  * n <= k, of each "*"-free sequence; Definition 3: the k-SF as the prefix
  * forest of the slab sequences).  Prints TAP. */
-#include "ksf-build.h"
-#include "ksf-ipf.h"
-#include "ksf-stats.h"
+#include "ksf/build.h"
+#include "ksf/ipf.h"
+#include "ksf/stats.h"
 #include "forest-text.h"
 
 #include <stdio.h>

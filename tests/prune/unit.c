@@ -1,4 +1,4 @@
-/* unit.c - the ksf-pruned core (analyzers/ksf-prune.h) on synthetic
+/* unit.c - the ksf-pruned core (analyzers/ksf-pruned/core.h) on synthetic
  * adversarial streams, against brute-force n-gram counts; built with
  * -DPATHPROF_PRUNE_CHECK, so the core aborts the moment it holds more than
  * its budget.  Prints TAP.
@@ -8,7 +8,7 @@
  * holds its true count; every sequence above the floor is monitored; the
  * floor is at most N_n / m; the peak stays within the budget; and with no
  * budget the summaries equal the brute force exactly. */
-#include "ksf-prune.h"
+#include "ksf-pruned/core.h"
 
 #include <math.h>
 #include <stdio.h>

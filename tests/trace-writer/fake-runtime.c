@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "analyzer-services.h"
-#include "trace-sink.h"
+#include "trace/sink.h"
 #include "writer.h"
 
 static unsigned char *blob[2];

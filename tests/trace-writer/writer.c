@@ -1,4 +1,4 @@
-/* writer.c - drives the `trace` analyzer (analyzers/trace.c) the way the
+/* writer.c - drives the `trace` analyzer (analyzers/trace/trace.c) the way the
  * runtime does (open per analyzer thread, thread_begin/consume/thread_end,
  * merge, write, close), for tests/trace-writer.t:
  *

@@ -1,0 +1,344 @@
+/* blpp.c - the `blpp` analyzer: Ball-Larus path counts from the stream,
+ * written as the same TU sections as counting mode (docs/format.md,
+ * section 3, tag 2) so that `pathprof report` reads them unchanged and a
+ * stream run's report equals a counting run's.
+ *
+ * Per instance (analyzer thread): one pp_counts per TU that had events,
+ * found by tu_id; a one-entry cache of the last TU's range makes the
+ * common event (same TU as the previous one) a subtraction, a compare and
+ * an increment.  An event of another TU is looked up in the instance's
+ * sorted list of the TU ranges it has met (a binary search); only a TU
+ * met for the first time asks the runtime (pp_lookup_path: an RCU section
+ * and two searches).  A program whose hot code spans many files (an
+ * interpreter: lua's VM calls into a dozen TUs) changes TU every few
+ * events, and asking the runtime each time made the analyzer 7x slower
+ * than on bzip2.  Markers are two words (docs/streaming.md, section 1) and
+ * carry no path: skipped, the second word too, even when the pair is
+ * split between two chunks (the per-stream SKIP flag). */
+#include "analyzer-services.h"
+#include "analyzer.h"
+#include "common/count-map.h"
+#include "le-bytes.h"
+#include "message.h"
+#include "meta.h"
+#include "pathprof-abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct blpp_tu {
+    uint64_t tu_id, tu_base;
+    struct pp_counts counts;
+};
+
+/* A TU's global index range [base, base + n), for the binary search. */
+struct blpp_range {
+    uint64_t base, n;
+    struct blpp_tu *tu;
+};
+
+struct blpp {
+    struct blpp_tu **by_id; /* indexed by tu_id; NULL: no event yet */
+    uint64_t nby_id;
+    /* The ranges of the TUs met by consume, sorted by base (disjoint). */
+    struct blpp_range *ranges;
+    size_t nranges, cap_ranges;
+    /* Cache: the TU of the last event, as [base, base + n). */
+    uint64_t cache_base, cache_n;
+    struct blpp_tu *cache_tu;
+    uint64_t unknown; /* events of no registered TU */
+    uint64_t lost;    /* events not counted for lack of memory */
+};
+
+struct blpp_stream {
+    int skip; /* the next word is a marker's payload */
+};
+
+static void *blpp_open(void)
+{
+    return calloc(1, sizeof(struct blpp));
+}
+
+static void *blpp_thread_begin(void *a, uint32_t tid)
+{
+    (void)a;
+    (void)tid;
+    /* NULL (out of memory) is handled in consume: markers are then taken
+     * for paths at worst, never a crash. */
+    return calloc(1, sizeof(struct blpp_stream));
+}
+
+static struct blpp_tu *tu_entry(struct blpp *b, uint64_t tu_id, uint64_t tu_base,
+                                uint64_t npaths)
+{
+    if (tu_id >= b->nby_id) {
+        uint64_t n = b->nby_id ? 2 * b->nby_id : 16;
+        while (n <= tu_id)
+            n *= 2;
+        struct blpp_tu **v = realloc(b->by_id, n * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        memset(v + b->nby_id, 0, (n - b->nby_id) * sizeof *v);
+        b->by_id = v;
+        b->nby_id = n;
+    }
+    if (b->by_id[tu_id] == NULL) {
+        struct blpp_tu *t = malloc(sizeof *t);
+        if (t == NULL || pp_counts_init(&t->counts, npaths) != 0) {
+            free(t);
+            return NULL;
+        }
+        t->tu_id = tu_id;
+        t->tu_base = tu_base;
+        b->by_id[tu_id] = t;
+    }
+    return b->by_id[tu_id];
+}
+
+/* The range containing G, or NULL. */
+static struct blpp_range *find_range(const struct blpp *b, uint64_t g)
+{
+    size_t lo = 0, hi = b->nranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->ranges[mid].base <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    struct blpp_range *r = &b->ranges[lo - 1];
+    return g - r->base < r->n ? r : NULL;
+}
+
+/* Remembers T's range (not there yet); out of memory only costs speed. */
+static void add_range(struct blpp *b, struct blpp_tu *t)
+{
+    if (b->nranges == b->cap_ranges) {
+        size_t cap = b->cap_ranges ? 2 * b->cap_ranges : 16;
+        struct blpp_range *v = realloc(b->ranges, cap * sizeof *v);
+        if (v == NULL)
+            return;
+        b->ranges = v;
+        b->cap_ranges = cap;
+    }
+    size_t i = b->nranges;
+    while (i > 0 && b->ranges[i - 1].base > t->tu_base) {
+        b->ranges[i] = b->ranges[i - 1];
+        i--;
+    }
+    b->ranges[i] = (struct blpp_range){t->tu_base, t->counts.n, t};
+    b->nranges++;
+}
+
+/* The event's TU is not the cached one: find it among the TUs met, else
+ * ask the runtime; then cache it. */
+static void count_slow(struct blpp *b, uint64_t g)
+{
+    struct blpp_tu *t;
+    struct blpp_range *r = find_range(b, g);
+    if (r != NULL) {
+        t = r->tu;
+    } else {
+        struct pp_path_ref ref;
+        if (!pp_lookup_path(g, &ref)) {
+            b->unknown++;
+            return;
+        }
+        int known = ref.tu_id < b->nby_id && b->by_id[ref.tu_id] != NULL;
+        t = tu_entry(b, ref.tu_id, ref.tu_base, pprt_meta_ncounters(ref.meta));
+        if (t == NULL) {
+            b->lost++;
+            return;
+        }
+        if (!known)
+            add_range(b, t);
+    }
+    b->cache_base = t->tu_base;
+    b->cache_n = t->counts.n;
+    b->cache_tu = t;
+    if (pp_counts_add(&t->counts, g - t->tu_base, 1) != 0)
+        b->lost++;
+}
+
+static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
+{
+    struct blpp *b = a;
+    struct blpp_stream dummy = {0}, *s = t ? t : &dummy;
+    uint64_t base = b->cache_base, size = b->cache_n;
+    int skip = s->skip;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = ev[i];
+        if (skip) {
+            skip = 0;
+            continue;
+        }
+        if (w & PATHPROF_EV_MARKER) {
+            skip = 1;
+            continue;
+        }
+        uint64_t local = (w & PATHPROF_EV_INDEX_MASK) - base;
+        if (local < size) {
+            if (pp_counts_add(&b->cache_tu->counts, local, 1) != 0)
+                b->lost++;
+            continue;
+        }
+        count_slow(b, w & PATHPROF_EV_INDEX_MASK);
+        base = b->cache_base;
+        size = b->cache_n;
+    }
+    s->skip = skip;
+}
+
+static void blpp_thread_end(void *a, void *t)
+{
+    (void)a;
+    free(t);
+}
+
+static void blpp_merge(void *into, void *from)
+{
+    struct blpp *dst = into, *src = from;
+    dst->unknown += src->unknown;
+    dst->lost += src->lost;
+    for (uint64_t id = 0; id < src->nby_id; id++) {
+        const struct blpp_tu *s = src->by_id[id];
+        if (s == NULL)
+            continue;
+        struct blpp_tu *d = tu_entry(dst, id, s->tu_base, s->counts.n);
+        if (d == NULL || pp_counts_merge(&d->counts, &s->counts) != 0)
+            dst->lost++; /* at least one count; the error says it is not exact */
+    }
+}
+
+static int by_local(const void *x, const void *y)
+{
+    uint64_t a = ((const struct pp_count_pair *)x)->local;
+    uint64_t b = ((const struct pp_count_pair *)y)->local;
+    return a < b ? -1 : a > b;
+}
+
+/* Sorts V by local index and sums the counts of equal indices (the same
+ * TU section gathers every load of a library). */
+static size_t sort_and_sum(struct pp_count_pair *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, by_local);
+    size_t w = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].local == v[w].local)
+            v[w].count += v[i].count;
+        else
+            v[++w] = v[i];
+    }
+    return w + 1;
+}
+
+/* First pair with local >= X. */
+static size_t lower_bound(const struct pp_count_pair *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].local < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* One TU section: the blob, then per function its (path_id, count)
+ * records, exactly as profile-encode.c writes counting-mode TUs.  Returns
+ * the number of counts that fell outside every function. */
+static uint64_t write_section(const struct pp_tu_info *info, const struct pp_count_pair *v,
+                              size_t n, struct pprt_buf *out)
+{
+    pprt_buf_u32(out, PATHPROF_SECTION_TU);
+    pprt_buf_u32(out, 0);
+    size_t at = out->len;
+    pprt_buf_u64(out, 0);
+    pprt_buf_u64(out, info->meta_len);
+    pprt_buf_put(out, info->meta, info->meta_len);
+    pprt_buf_zeros(out, (8 - info->meta_len % 8) % 8);
+    uint64_t written = 0, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += v[i].count;
+    uint32_t nfuncs = pprt_meta_nfuncs(info->meta);
+    for (uint32_t f = 0; f < nfuncs; f++) {
+        struct pprt_meta_fn fn;
+        pprt_meta_fn(info->meta, f, &fn);
+        size_t i = lower_bound(v, n, fn.counter_offset);
+        size_t nrec_at = out->len;
+        uint64_t nrec = 0;
+        pprt_buf_u64(out, 0);
+        for (; i < n && v[i].local - fn.counter_offset < fn.npaths; i++, nrec++) {
+            pprt_buf_u64(out, v[i].local - fn.counter_offset);
+            pprt_buf_u64(out, v[i].count);
+            written += v[i].count;
+        }
+        pprt_buf_patch_u64(out, nrec_at, nrec);
+    }
+    pprt_buf_patch_u64(out, at, out->len - (at + 8));
+    return total - written;
+}
+
+static void blpp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
+{
+    struct blpp *b = a;
+    uint64_t ntus = pp_tu_count(), unattributed = 0;
+    struct pp_count_pair *v = NULL;
+    size_t cap = 0;
+    int failed = 0;
+    for (uint64_t id = 0; id < ntus; id++) {
+        struct pp_tu_info info;
+        if (!pp_tu_get(id, &info) || info.meta == NULL || info.section != id)
+            continue;
+        size_t n = 0;
+        for (uint64_t u = id; u < ntus && u < b->nby_id; u++) {
+            struct pp_tu_info other;
+            if (b->by_id[u] && pp_tu_get(u, &other) && other.section == id &&
+                pp_counts_collect(&b->by_id[u]->counts, &v, &n, &cap) != 0)
+                failed = 1;
+        }
+        n = sort_and_sum(v, n);
+        unattributed += write_section(&info, v, n, out);
+        ++*nsections;
+    }
+    free(v);
+    if (failed)
+        out->failed = 1; /* a profile silently missing counts would mislead */
+    pp_note_unknown(b->unknown + unattributed);
+    if (b->lost)
+        pprt_error("blpp: out of memory counting paths; %llu events were not "
+                   "counted and the profile undercounts them",
+                   (unsigned long long)b->lost);
+}
+
+static void blpp_close(void *a)
+{
+    struct blpp *b = a;
+    if (b == NULL)
+        return;
+    for (uint64_t id = 0; id < b->nby_id; id++)
+        if (b->by_id[id]) {
+            pp_counts_free(&b->by_id[id]->counts);
+            free(b->by_id[id]);
+        }
+    free(b->by_id);
+    free(b->ranges);
+    free(b);
+}
+
+__attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp = {
+    .name = "blpp",
+    .open = blpp_open,
+    .thread_begin = blpp_thread_begin,
+    .consume = blpp_consume,
+    .thread_end = blpp_thread_end,
+    .merge = blpp_merge,
+    .write = blpp_write,
+    .close = blpp_close,
+};

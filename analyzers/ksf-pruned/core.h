@@ -1,0 +1,112 @@
+/* core.h - bounded-memory k-iteration path profiles with bounds on
+ * every reported path (docs/pruning.md): the core of the `ksf-pruned`
+ * analyzer, free of the runtime so that tests/prune/unit.c drives it.
+ *
+ * Epochs.  Each producer thread builds an exact k-SF (ksf/build.h) until
+ * the analyzer thread's forests would outgrow their share of the budget.
+ * Then the epoch ends: every n-gram occurrence of the forest (each node's
+ * down-paths of depth <= k - 1, Fig. 7's enumeration) goes with its exact
+ * count into the per-length weighted Space-Saving summary S_n
+ * (space-saving.h), and the forest is emptied, keeping its arrays.  An
+ * activation whose state refers to an emptied forest is re-seeded when it
+ * next runs: its last k - 1 path IDs (a ring per activation) are replayed
+ * with weight 0, so an n-gram that spans the epoch boundary is counted
+ * once, in the epoch where it ends.
+ *
+ * Memory.  The budget B (bytes per analyzer thread) is split once: B/4
+ * for the forests of the analyzer thread's live producer threads, the rest
+ * for the k summaries, whose common capacity m is the largest that fits.
+ * Every allocation is checked against it (kp_check); with
+ * -DPATHPROF_PRUNE_CHECK a breach aborts.  Not counted: the activation
+ * stacks, states and rings, which grow with the program's call depth, not
+ * with its paths (docs/pruning.md).
+ *
+ * Threads: like the analyzer interface, a kp_core and its threads are used
+ * by one analyzer thread at a time. */
+#ifndef PATHPROF_KSF_PRUNE_H
+#define PATHPROF_KSF_PRUNE_H
+
+#include "ksf/build.h"
+#include "space-saving.h"
+
+#pragma GCC visibility push(hidden)
+
+struct kp_thread;
+
+struct kp_core {
+    uint32_t k;
+    uint32_t m;             /* counters per length; 0: unbounded (no budget) */
+    uint64_t budget;        /* bytes; 0: off, exact */
+    uint64_t forest_share;  /* bytes the live threads' forests may hold */
+    uint64_t forest_bytes;  /* what they hold */
+    uint64_t peak;          /* the most held at once (forests + summaries) */
+    uint64_t threads, events, epochs, lost, overruns;
+    struct ss_summary sum[KSF_MAX_K]; /* sum[n - 1]: n-grams of n paths */
+    struct kp_thread *live;
+    int failed;
+};
+
+/* Per activation: Fig. 6's state, the forest epoch it refers to, and where
+ * its ring of last path IDs stands. */
+struct kp_act {
+    struct ksf_state s;
+    uint32_t epoch;
+    uint32_t seen;  /* IDs in the ring, at most k - 1 */
+    uint32_t head;  /* next ring slot */
+};
+
+struct kp_thread {
+    struct ksf_builder b;
+    uint32_t epoch;
+    uint32_t ring;        /* ring slots per activation: a power of two >= k - 1 */
+    uint32_t margin;      /* nodes one item may need, re-seeding included */
+    size_t bytes;         /* its forest's bytes, as counted in forest_bytes */
+    struct kp_thread *prev, *next;
+};
+
+/* BUDGET 0: no pruning (summaries grow, never evict).  Returns 0, or -1
+ * when out of memory or when BUDGET cannot hold one counter per length. */
+int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget);
+void kp_core_free(struct kp_core *c);
+/* Bytes held now: forests and summaries. */
+uint64_t kp_core_held(const struct kp_core *c);
+/* The capacity m a budget gives, 0 when too small (kp_core_init fails). */
+uint32_t kp_counters_for(uint32_t k, uint64_t budget);
+
+int kp_thread_init(struct kp_core *c, struct kp_thread *t);
+/* Flushes the thread's last epoch and releases its forest. */
+void kp_thread_end(struct kp_core *c, struct kp_thread *t);
+
+/* A new activation (Fig. 6's "*"). */
+static inline void kp_act_start(const struct kp_thread *t, struct kp_act *a)
+{
+    ksf_star(&a->s);
+    a->epoch = t->epoch;
+    a->seen = a->head = 0;
+}
+
+void kp_make_room(struct kp_core *c, struct kp_thread *t);
+void kp_reseed(struct kp_thread *t, struct kp_act *a, const uint64_t *ring);
+
+/* One path event R of activation A, whose ring (t->ring slots) is RING. */
+static inline void kp_item(struct kp_core *c, struct kp_thread *t, struct kp_act *a,
+                           uint64_t *ring, uint64_t r)
+{
+    const struct ksf_forest *f = &t->b.f;
+    /* The one test the pruning adds per event: room for this item (and a
+     * re-seed) without growing.  Growing or ending the epoch is rare and
+     * out of line. */
+    if (__builtin_expect(f->len + t->margin > f->cap ||
+                             2 * ((uint64_t)f->nroots + t->b.k + 1) > f->nslots, 0))
+        kp_make_room(c, t);
+    if (__builtin_expect(a->epoch != t->epoch, 0))
+        kp_reseed(t, a, ring);
+    ksf_item(&t->b, &a->s, r);
+    ring[a->head] = r;
+    a->head = (a->head + 1) & (t->ring - 1);
+    a->seen += a->seen + 1 < t->b.k;
+}
+
+#pragma GCC visibility pop
+
+#endif

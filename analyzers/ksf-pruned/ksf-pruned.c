@@ -1,0 +1,202 @@
+/* ksf-pruned.c - the `ksf-pruned` analyzer: k-iteration paths in bounded
+ * memory, each reported with a lower and an upper bound on its count
+ * (docs/pruning.md).  PATHPROF_K is its k, PATHPROF_PRUNE its budget per
+ * analyzer thread (off: nothing is pruned, the counts are exact).  It can
+ * run beside the exact `ksf` on one stream: the two write different
+ * sections (KIPF, KPRUNE).
+ *
+ * The activation handling is ksf/ksf.c's (docs/kiterations.md): per producer
+ * thread an activation stack, and per activation depth a struct kp_act
+ * plus a ring of its last k - 1 path IDs (re-seeding after an epoch). */
+#include "analyzer-services.h"
+#include "analyzer.h"
+#include "common/activations.h"
+#include "config.h"
+#include "core.h"
+#include "write.h"
+#include "message.h"
+#include "pathprof-abi.h"
+
+#include <stdlib.h>
+
+struct kp_an {
+    struct kp_core c;
+    uint64_t analyzers; /* instances merged into this one, itself included */
+};
+
+struct kp_pthread {
+    struct kp_thread t;
+    struct pp_act_stack acts;
+    struct kp_act *act; /* act[d - 1]: the activation at depth d */
+    uint64_t *rings;    /* its ring at (d - 1) * t.ring */
+    size_t cap;
+};
+
+/* The budget actually used: PATHPROF_PRUNE, raised (with a warning) to
+ * the least that gives every length one counter. */
+static uint64_t budget_for(uint32_t k)
+{
+    uint64_t b = pprt_config.prune_bytes;
+    if (b == 0 || kp_counters_for(k, b) >= 1)
+        return b;
+    uint64_t want = b;
+    while (kp_counters_for(k, want) == 0)
+        want *= 2;
+    pprt_warning("PATHPROF_PRUNE=%llu bytes cannot hold one counter per length for k = %u; "
+                 "ksf-pruned uses %llu", (unsigned long long)b, k, (unsigned long long)want);
+    return want;
+}
+
+static void *kp_open(void)
+{
+    struct kp_an *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return NULL;
+    uint32_t k = pprt_config.k >= 1 && pprt_config.k <= KSF_MAX_K ? pprt_config.k : 8;
+    if (kp_core_init(&a->c, k, budget_for(k)) != 0) {
+        free(a);
+        return NULL;
+    }
+    a->analyzers = 1;
+    return a;
+}
+
+static void *kp_thread_begin(void *a, uint32_t tid)
+{
+    struct kp_an *an = a;
+    struct kp_pthread *t = calloc(1, sizeof *t);
+    (void)tid;
+    if (t == NULL)
+        return NULL;
+    if (kp_thread_init(&an->c, &t->t) != 0) {
+        free(t);
+        return NULL;
+    }
+    pp_act_init(&t->acts, NULL, NULL);
+    return t;
+}
+
+/* The activation at DEPTH and its ring, grown on demand; NULL when out of
+ * memory. */
+static struct kp_act *act_at(struct kp_pthread *t, size_t depth)
+{
+    if (depth > t->cap) {
+        size_t cap = t->cap ? t->cap : 64;
+        while (cap < depth)
+            cap *= 2;
+        struct kp_act *v = realloc(t->act, cap * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        t->act = v;
+        uint64_t *r = realloc(t->rings, cap * t->t.ring * sizeof *r);
+        if (r == NULL)
+            return NULL;
+        t->rings = r;
+        t->cap = cap;
+    }
+    return &t->act[depth - 1];
+}
+
+static void kp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
+{
+    struct kp_an *an = a;
+    struct kp_pthread *t = tp;
+    if (t == NULL)
+        return;
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = ev[i];
+        size_t depth = pp_act_depth(&t->acts);
+        /* The common event: a path of the top activation (ksf/ksf.c). */
+        if (__builtin_expect((w & special) == 0 && !t->acts.has_half && depth != 0 &&
+                                 depth <= t->cap, 1)) {
+            kp_item(&an->c, &t->t, &t->act[depth - 1], t->rings + (depth - 1) * t->t.ring,
+                    w & PATHPROF_EV_INDEX_MASK);
+            continue;
+        }
+        /* Calls and returns: the fast form of common/activations.h. */
+        bool pushed;
+        size_t d = pp_act_fast_path(&t->acts, w, t->cap, &pushed);
+        if (d != 0) {
+            if (pushed)
+                kp_act_start(&t->t, &t->act[d - 1]);
+            kp_item(&an->c, &t->t, &t->act[d - 1], t->rings + (d - 1) * t->t.ring,
+                    w & PATHPROF_EV_INDEX_MASK);
+            continue;
+        }
+        struct pp_act_step step;
+        pp_act_feed(&t->acts, w, &step);
+        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
+            !(step.what == PP_ACT_RESUME && step.pushed))
+            continue;
+        struct kp_act *s = act_at(t, step.depth);
+        if (s == NULL) {
+            t->t.b.lost += step.what == PP_ACT_PATH;
+            continue;
+        }
+        if (step.pushed)
+            kp_act_start(&t->t, s);
+        if (step.what == PP_ACT_PATH)
+            kp_item(&an->c, &t->t, s, t->rings + (step.depth - 1) * t->t.ring,
+                    w & PATHPROF_EV_INDEX_MASK);
+    }
+}
+
+static void kp_thread_end_(void *a, void *tp)
+{
+    struct kp_an *an = a;
+    struct kp_pthread *t = tp;
+    if (t == NULL)
+        return;
+    kp_thread_end(&an->c, &t->t);
+    if (t->acts.resync)
+        pp_note_resync(t->acts.resync);
+    pp_act_free(&t->acts);
+    free(t->act);
+    free(t->rings);
+    free(t);
+}
+
+static void kp_merge(void *into, void *from)
+{
+    struct kp_an *dst = into, *src = from;
+    struct kp_core *d = &dst->c, *s = &src->c;
+    for (uint32_t n = 1; n <= d->k; n++)
+        if (ss_merge(&d->sum[n - 1], &s->sum[n - 1]) != 0)
+            d->failed = 1;
+    d->threads += s->threads;
+    d->events += s->events;
+    d->epochs += s->epochs;
+    d->lost += s->lost;
+    d->overruns += s->overruns;
+    d->failed |= s->failed;
+    if (s->peak > d->peak)
+        d->peak = s->peak;
+    dst->analyzers += src->analyzers;
+}
+
+static void kp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
+{
+    struct kp_an *an = a;
+    kp_write_section(&an->c, an->analyzers, out, nsections);
+}
+
+static void kp_close(void *a)
+{
+    struct kp_an *an = a;
+    if (an == NULL)
+        return;
+    kp_core_free(&an->c);
+    free(an);
+}
+
+__attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_ksf_pruned = {
+    .name = "ksf-pruned",
+    .open = kp_open,
+    .thread_begin = kp_thread_begin,
+    .consume = kp_consume,
+    .thread_end = kp_thread_end_,
+    .merge = kp_merge,
+    .write = kp_write,
+    .close = kp_close,
+};

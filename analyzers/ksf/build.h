@@ -1,0 +1,112 @@
+/* build.h - the streaming k-SF construction of the k-BLPP paper,
+ * Fig. 6 (process_bl_path_id), one call per BL path ID.
+ *
+ * The algorithm's variables are split: the forest and the root table R
+ * belong to the producer thread (struct ksf_builder), while n, tau and
+ * beta belong to one routine activation (struct ksf_state), so that a call
+ * does not break its caller's sequence: the caller keeps its state while
+ * the callee builds its own, and finds it unchanged on return.  Starting
+ * an activation is the paper's "*" marker (ksf_star).
+ *
+ * k = 1 has no k-SF (Definition 3 needs k >= 2; Fig. 6 would divide by
+ * k - 1 = 0): every ID is then a root and counts there, which is exactly
+ * Ball-Larus counting. */
+#ifndef PATHPROF_KSF_BUILD_H
+#define PATHPROF_KSF_BUILD_H
+
+#include "forest.h"
+
+#pragma GCC visibility push(hidden)
+
+#define KSF_MAX_K 64
+
+struct ksf_state {
+    uint32_t tau, beta; /* Fig. 6's top and bottom nodes, 0 = null */
+    uint32_t n;         /* n mod (k - 1): IDs since the segment began */
+};
+
+struct ksf_builder {
+    struct ksf_forest f;
+    uint32_t k;
+    uint64_t events;   /* BL path IDs processed */
+    uint64_t hash_ops; /* find(R, r) and root inserts, as Fig. 9 counts them */
+    uint64_t lost;     /* IDs not recorded for lack of memory */
+    /* The last root found: a loop's segments start with the same ID over
+     * and over, so most root lookups are one compare. */
+    uint64_t last_label;
+    uint32_t last_root;
+};
+
+int ksf_builder_init(struct ksf_builder *b, uint32_t k);
+void ksf_builder_free(struct ksf_builder *b);
+
+/* Fig. 6 lines 1-4: the "*" marker, an activation begins. */
+static inline void ksf_star(struct ksf_state *s)
+{
+    s->tau = s->beta = s->n = 0;
+}
+
+uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r);
+
+/* Fig. 6 lines 6-31 for the BL path ID R of the activation whose state is
+ * S, adding WEIGHT to the counted node.  WEIGHT 0 replays an item that an
+ * earlier forest already counted: a stream resumed in a fresh forest (a
+ * chunk handed to another worker, a new pruning epoch) is seeded with each
+ * open activation's last k - 1 IDs this way, so that the n-grams ending in
+ * the new part and starting before it are counted once, and only there. */
+static inline void ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s, uint64_t r,
+                                     uint64_t weight)
+{
+    struct ksf_forest *f = &b->f;
+    b->events += weight != 0;
+    if (b->k == 1) {
+        if (weight == 0)
+            return; /* k = 1 has no sequence state to rebuild */
+        uint32_t root = ksf_find_root(b, r);
+        if (root)
+            f->n[root].count += weight;
+        else
+            b->lost++;
+        return;
+    }
+    uint32_t tau, beta = s->beta;
+    if (s->n == 0) { /* n mod (k-1) = 0: a new segment (lines 7-11) */
+        beta = s->tau;
+        tau = ksf_find_root(b, r);
+    } else { /* lines 13-18 */
+        tau = ksf_child(f, s->tau, r);
+    }
+    /* Lines 20-30: the lower copy under beta counts, else the upper. */
+    uint32_t counted = tau;
+    if (beta != 0 && tau != 0)
+        counted = beta = ksf_child(f, beta, r);
+    if (__builtin_expect(counted == 0, 0)) {
+        /* Out of memory: this ID is lost; restart the activation's
+         * sequence so that nothing is attached to a wrong node. */
+        b->lost += weight != 0;
+        ksf_star(s);
+        return;
+    }
+    f->n[counted].count += weight;
+    s->tau = tau;
+    s->beta = beta;
+    if (++s->n == b->k - 1)
+        s->n = 0;
+}
+
+/* One path event of the stream: Fig. 6 as written. */
+static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t r)
+{
+    ksf_item_weighted(b, s, r, 1);
+}
+
+/* Replays R (already counted elsewhere) to rebuild S's place in this
+ * forest; see ksf_item_weighted. */
+static inline void ksf_seed(struct ksf_builder *b, struct ksf_state *s, uint64_t r)
+{
+    ksf_item_weighted(b, s, r, 0);
+}
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,78 @@
+/* feed.c - the batch loop of the ksf analyzer (feed.h). */
+#include "feed.h"
+
+#include "pathprof-abi.h"
+
+#include <stdlib.h>
+
+void ksf_seq_init(struct ksf_seq *q)
+{
+    /* No resolver: the per-event function lookup would cost more than the
+     * k-SF step, and activations are told apart by START/RET/markers. */
+    pp_act_init(&q->acts, NULL, NULL);
+    q->state = NULL;
+    q->cap = 0;
+}
+
+void ksf_seq_free(struct ksf_seq *q)
+{
+    pp_act_free(&q->acts);
+    free(q->state);
+    q->state = NULL;
+    q->cap = 0;
+}
+
+struct ksf_state *ksf_seq_state(struct ksf_seq *q, size_t depth)
+{
+    if (depth > q->cap) {
+        size_t cap = q->cap ? q->cap : 64;
+        while (cap < depth)
+            cap *= 2;
+        struct ksf_state *v = realloc(q->state, cap * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        q->state = v;
+        q->cap = cap;
+    }
+    return &q->state[depth - 1];
+}
+
+void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
+{
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = ev[i];
+        size_t depth = pp_act_depth(&q->acts);
+        /* The common event: a path in the middle of the top activation.
+         * common/activations.c would only say "top activation, nothing pushed or
+         * popped" (docs/streaming.md, section 2), so it is skipped. */
+        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
+                                 depth <= q->cap, 1)) {
+            ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
+            continue;
+        }
+        /* Calls and returns: most take the fast form (common/activations.h). */
+        bool pushed;
+        size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
+        if (d != 0) {
+            if (pushed)
+                ksf_star(&q->state[d - 1]); /* Fig. 6 lines 1-4 */
+            ksf_item(b, &q->state[d - 1], w & PATHPROF_EV_INDEX_MASK);
+            continue;
+        }
+        struct pp_act_step step;
+        pp_act_feed(&q->acts, w, &step);
+        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
+            !(step.what == PP_ACT_RESUME && step.pushed))
+            continue;
+        struct ksf_state *s = ksf_seq_state(q, step.depth);
+        if (s == NULL) {
+            b->lost += step.what == PP_ACT_PATH;
+            continue;
+        }
+        if (step.pushed)
+            ksf_star(s); /* Fig. 6 lines 1-4: a new activation */
+        if (step.what == PP_ACT_PATH)
+            ksf_item(b, s, w & PATHPROF_EV_INDEX_MASK);
+    }
+}

@@ -1,0 +1,196 @@
+/* forest.c - node arena, move-to-front child lists and the root hash
+ * table of the `ksf` analyzer's forests (forest.h). */
+#include "forest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ksf_forest_init(struct ksf_forest *f)
+{
+    memset(f, 0, sizeof *f);
+    f->cap = 1024;
+    f->n = calloc(f->cap, sizeof *f->n);
+    f->nslots = 256;
+    f->slot = calloc(f->nslots, sizeof *f->slot);
+    if (f->n == NULL || f->slot == NULL) {
+        ksf_forest_free(f);
+        f->failed = 1;
+        return -1;
+    }
+    f->len = 1; /* the sentinel */
+    return 0;
+}
+
+void ksf_forest_free(struct ksf_forest *f)
+{
+    free(f->n);
+    free(f->slot);
+    f->n = NULL;
+    f->slot = NULL;
+    f->len = f->cap = f->nslots = f->nroots = 0;
+}
+
+uint32_t ksf_new_node(struct ksf_forest *f, uint64_t label)
+{
+    if (f->len == f->cap) {
+        /* 32-bit indices: 4 G nodes (96 GiB) is beyond any real forest. */
+        if (f->cap == 0 || f->cap >= UINT32_MAX / 2) {
+            f->failed = 1;
+            return 0;
+        }
+        struct ksf_node *n = realloc(f->n, (size_t)f->cap * 2 * sizeof *n);
+        if (n == NULL) {
+            f->failed = 1;
+            return 0;
+        }
+        f->n = n;
+        f->cap *= 2;
+    }
+    uint32_t i = f->len++;
+    f->n[i] = (struct ksf_node){.label = label};
+    return i;
+}
+
+/* Fibonacci hashing: path indices of one function are consecutive, the
+ * multiply spreads them over the high bits. */
+static inline uint32_t slot_of(uint64_t label, uint32_t nslots)
+{
+    return (uint32_t)((label * 0x9E3779B97F4A7C15ull) >> 32) & (nslots - 1);
+}
+
+static int grow_slots(struct ksf_forest *f)
+{
+    uint32_t n = f->nslots * 2;
+    struct ksf_slot *s = calloc(n, sizeof *s);
+    if (s == NULL)
+        return -1;
+    for (uint32_t i = 0; i < f->nslots; i++) {
+        if (f->slot[i].node == 0)
+            continue;
+        uint32_t j = slot_of(f->slot[i].label, n);
+        while (s[j].node != 0)
+            j = (j + 1) & (n - 1);
+        s[j] = f->slot[i];
+    }
+    free(f->slot);
+    f->slot = s;
+    f->nslots = n;
+    return 0;
+}
+
+uint32_t ksf_root_find(const struct ksf_forest *f, uint64_t label)
+{
+    if (f->nslots == 0)
+        return 0;
+    for (uint32_t j = slot_of(label, f->nslots);; j = (j + 1) & (f->nslots - 1)) {
+        if (f->slot[j].node == 0)
+            return 0;
+        if (f->slot[j].label == label)
+            return f->slot[j].node;
+    }
+}
+
+uint32_t ksf_root(struct ksf_forest *f, uint64_t label, int *inserted)
+{
+    *inserted = 0;
+    if (f->nslots == 0)
+        return 0;
+    uint32_t j = slot_of(label, f->nslots);
+    for (;; j = (j + 1) & (f->nslots - 1)) {
+        if (f->slot[j].node == 0)
+            break;
+        if (f->slot[j].label == label)
+            return f->slot[j].node;
+    }
+    /* Load factor at most 1/2: probes stay short. */
+    if (2 * (f->nroots + 1) > f->nslots) {
+        if (grow_slots(f) != 0) {
+            f->failed = 1;
+            return 0;
+        }
+        for (j = slot_of(label, f->nslots); f->slot[j].node != 0; j = (j + 1) & (f->nslots - 1))
+            ;
+    }
+    uint32_t r = ksf_new_node(f, label);
+    if (r == 0)
+        return 0;
+    f->slot[j].label = label;
+    f->slot[j].node = r;
+    f->nroots++;
+    *inserted = 1;
+    return r;
+}
+
+uint32_t ksf_child_slow(struct ksf_forest *f, uint32_t parent, uint64_t label)
+{
+    uint32_t prev = f->n[parent].child, c = prev ? f->n[prev].sibling : 0;
+    for (; c != 0; prev = c, c = f->n[c].sibling) {
+        if (f->n[c].label != label)
+            continue;
+        /* Move to front: loops revisit few children over and over. */
+        f->n[prev].sibling = f->n[c].sibling;
+        f->n[c].sibling = f->n[parent].child;
+        f->n[parent].child = c;
+        return c;
+    }
+    c = ksf_new_node(f, label);
+    if (c == 0)
+        return 0;
+    f->n[c].sibling = f->n[parent].child;
+    f->n[parent].child = c;
+    return c;
+}
+
+void ksf_each_root(const struct ksf_forest *f, void (*fn)(uint32_t root, void *ctx), void *ctx)
+{
+    for (uint32_t i = 0; i < f->nslots; i++)
+        if (f->slot[i].node != 0)
+            fn(f->slot[i].node, ctx);
+}
+
+size_t ksf_forest_bytes(const struct ksf_forest *f)
+{
+    return (size_t)f->cap * sizeof *f->n + (size_t)f->nslots * sizeof *f->slot;
+}
+
+int ksf_forest_reserve(struct ksf_forest *f, uint32_t nodes, uint32_t roots)
+{
+    while ((uint64_t)f->len + nodes > f->cap) {
+        if (f->cap == 0 || f->cap >= UINT32_MAX / 2)
+            return -1;
+        struct ksf_node *n = realloc(f->n, (size_t)f->cap * 2 * sizeof *n);
+        if (n == NULL)
+            return -1;
+        f->n = n;
+        f->cap *= 2;
+    }
+    while (f->nslots != 0 && 2 * ((uint64_t)f->nroots + roots) > f->nslots)
+        if (grow_slots(f) != 0)
+            return -1;
+    return 0;
+}
+
+void ksf_forest_clear(struct ksf_forest *f)
+{
+    f->len = 1;
+    f->nroots = 0;
+    memset(f->slot, 0, (size_t)f->nslots * sizeof *f->slot);
+}
+
+int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots)
+{
+    if (f->len != 1 || f->nroots != 0 || cap < 2 || nslots == 0 || (nslots & (nslots - 1)))
+        return -1;
+    struct ksf_node *n = realloc(f->n, (size_t)cap * sizeof *n);
+    if (n == NULL)
+        return -1;
+    f->n = n;
+    f->cap = cap;
+    struct ksf_slot *s = calloc(nslots, sizeof *s);
+    if (s == NULL)
+        return -1;
+    free(f->slot);
+    f->slot = s;
+    f->nslots = nslots;
+    return 0;
+}

@@ -1,0 +1,222 @@
+/* write.c - writes the KIPF section (write.h).
+ *
+ * Global path indices become (TU section, function, path ID) here, at the
+ * end, because only then is the TU list complete (dlopen) and stable.  A
+ * library loaded and unloaded several times has one TU section for all
+ * its loads (analyzer-services.h, `section`), so labels are first mapped
+ * to the index range of the section's own TU and the forest re-merged:
+ * siblings that now have the same label become one node, as the format
+ * requires.  Siblings are written hottest first. */
+#include "write.h"
+
+#include "analyzer-services.h"
+#include "ipf.h"
+#include "labels.h"
+#include "message.h"
+#include "meta.h"
+
+#include <stdlib.h>
+
+static int by_start(const void *x, const void *y)
+{
+    const struct fn_range *a = x, *b = y;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+int fn_table_build(struct fn_table *t)
+{
+    uint64_t ntus = pp_tu_count();
+    uint32_t *sec = calloc(ntus ? ntus : 1, sizeof *sec);
+    size_t cap = 0;
+    t->v = NULL;
+    t->n = 0;
+    if (sec == NULL)
+        return -1;
+    /* Sections are written for the TUs that are their own section, in
+     * id order (blpp/blpp.c's write): their rank is the section index. */
+    uint32_t nsec = 0;
+    for (uint64_t id = 0; id < ntus; id++) {
+        struct pp_tu_info info;
+        sec[id] = UINT32_MAX;
+        if (pp_tu_get(id, &info) && info.meta != NULL && info.section == id)
+            sec[id] = nsec++;
+    }
+    for (uint64_t id = 0; id < ntus; id++) {
+        struct pp_tu_info info, own;
+        if (!pp_tu_get(id, &info) || info.meta == NULL || info.section >= ntus ||
+            sec[info.section] == UINT32_MAX || !pp_tu_get(info.section, &own))
+            continue;
+        uint32_t nfuncs = pprt_meta_nfuncs(info.meta);
+        for (uint32_t f = 0; f < nfuncs; f++) {
+            struct pprt_meta_fn fn;
+            pprt_meta_fn(info.meta, f, &fn);
+            if (t->n == cap) {
+                cap = cap ? 2 * cap : 64;
+                struct fn_range *v = realloc(t->v, cap * sizeof *v);
+                if (v == NULL) {
+                    free(sec);
+                    return -1;
+                }
+                t->v = v;
+            }
+            t->v[t->n++] = (struct fn_range){info.tu_base + fn.counter_offset, fn.npaths,
+                                             own.tu_base + fn.counter_offset,
+                                             sec[info.section], f};
+        }
+    }
+    free(sec);
+    qsort(t->v, t->n, sizeof *t->v, by_start);
+    return 0;
+}
+
+const struct fn_range *fn_find(const struct fn_table *t, uint64_t g)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) { /* last range with start <= g */
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->v[mid].start <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || g - t->v[lo - 1].start >= t->v[lo - 1].n)
+        return NULL;
+    return &t->v[lo - 1];
+}
+
+uint64_t fn_canonical(void *ctx, uint64_t g)
+{
+    const struct fn_range *r = fn_find(ctx, g);
+    return r ? r->canon + (g - r->start) : UINT64_MAX;
+}
+
+struct writer {
+    const struct ksf_forest *f;
+    const struct fn_table *t;
+    struct pprt_buf *out;
+    uint32_t *tmp; /* children being sorted, a stack of runs */
+    size_t ntmp, cap;
+    int failed;
+};
+
+/* Hottest first, then by label: a stable, readable order. */
+static int hot_first(const void *x, const void *y, void *forest)
+{
+    const struct ksf_forest *f = forest;
+    const struct ksf_node *a = &f->n[*(const uint32_t *)x];
+    const struct ksf_node *b = &f->n[*(const uint32_t *)y];
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return a->label < b->label ? -1 : a->label > b->label;
+}
+
+static int push_tmp(struct writer *w, uint32_t node)
+{
+    if (w->ntmp == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 256;
+        uint32_t *v = realloc(w->tmp, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        w->tmp = v;
+        w->cap = cap;
+    }
+    w->tmp[w->ntmp++] = node;
+    return 0;
+}
+
+static void write_nodes(struct writer *w, size_t from, size_t to);
+
+static void write_node(struct writer *w, uint32_t node)
+{
+    const struct ksf_node *n = &w->f->n[node];
+    const struct fn_range *r = fn_find(w->t, n->label);
+    size_t from = w->ntmp;
+    uint32_t nchildren = 0;
+    for (uint32_t c = n->child; c != 0; c = w->f->n[c].sibling, nchildren++)
+        if (push_tmp(w, c) != 0)
+            w->failed = 1;
+    /* Mapped labels are always found: r is NULL only on a broken table. */
+    pprt_buf_u32(w->out, r ? r->sec : UINT32_MAX);
+    pprt_buf_u32(w->out, r ? r->func : UINT32_MAX);
+    pprt_buf_u64(w->out, r ? n->label - r->start : n->label);
+    pprt_buf_u64(w->out, n->count);
+    pprt_buf_u32(w->out, w->failed ? 0 : nchildren);
+    pprt_buf_u32(w->out, 0);
+    if (!w->failed)
+        write_nodes(w, from, w->ntmp);
+    w->ntmp = from;
+}
+
+static void write_nodes(struct writer *w, size_t from, size_t to)
+{
+    qsort_r(w->tmp + from, to - from, sizeof *w->tmp, hot_first, (void *)w->f);
+    for (size_t i = from; i < to; i++)
+        write_node(w, w->tmp[i]);
+}
+
+static void collect_root(uint32_t root, void *ctx)
+{
+    struct writer *w = ctx;
+    if (push_tmp(w, root) != 0)
+        w->failed = 1;
+}
+
+void ksf_write_section(uint32_t k, const struct ksf_forest *ipf, const struct ksf_stats *st,
+                       struct pprt_buf *out, uint32_t *nsections)
+{
+    struct fn_table t;
+    struct ksf_forest fin;
+    uint64_t dropped = 0;
+    if (fn_table_build(&t) != 0 || ksf_forest_init(&fin) != 0 ||
+        ksf_ipf_merge_mapped(&fin, ipf, fn_canonical, &t, &dropped) != 0 || ipf->failed) {
+        pprt_error("ksf: out of memory writing the k-iteration path forest");
+        out->failed = 1;
+        free(t.v);
+        ksf_forest_free(&fin);
+        return;
+    }
+    if (dropped)
+        pprt_warning("ksf: %llu path counts of unknown translation units left out of the "
+                     "k-iteration path forest", (unsigned long long)dropped);
+    if (st->lost)
+        pprt_error("ksf: out of memory building k-slab forests; %llu path events were not "
+                   "counted", (unsigned long long)st->lost);
+
+    uint64_t leaves, depth_sum;
+    ksf_leaf_depths(&fin, &leaves, &depth_sum);
+    pprt_buf_u32(out, PATHPROF_SECTION_KIPF);
+    pprt_buf_u32(out, 0);
+    size_t at = out->len;
+    pprt_buf_u64(out, 0); /* length, patched below */
+    pprt_buf_u32(out, k);
+    pprt_buf_u32(out, 0);
+    pprt_buf_u64(out, st->threads);
+    pprt_buf_u64(out, st->events);
+    pprt_buf_u64(out, st->ksf_nodes);
+    pprt_buf_u64(out, fin.len - 1);
+    pprt_buf_u64(out, st->hash_ops);
+    uint32_t nlevels = ksf_nlevels(k);
+    pprt_buf_u32(out, nlevels);
+    pprt_buf_u32(out, 0);
+    for (uint32_t i = 0; i < nlevels; i++) {
+        pprt_buf_u64(out, st->level[i].nodes);
+        pprt_buf_u64(out, st->level[i].internal);
+        pprt_buf_u64(out, st->level[i].children);
+    }
+    pprt_buf_u64(out, leaves);
+    pprt_buf_u64(out, depth_sum);
+    pprt_buf_u64(out, fin.nroots);
+    struct writer w = {.f = &fin, .t = &t, .out = out};
+    ksf_each_root(&fin, collect_root, &w);
+    if (!w.failed)
+        write_nodes(&w, 0, w.ntmp);
+    if (w.failed) {
+        pprt_error("ksf: out of memory writing the k-iteration path forest");
+        out->failed = 1;
+    }
+    pprt_buf_patch_u64(out, at, out->len - (at + 8));
+    ++*nsections;
+    free(w.tmp);
+    free(t.v);
+    ksf_forest_free(&fin);
+}

@@ -1,9 +1,0 @@
-/* trace-config.c - where the trace goes: PATHPROF_TRACE, parsed with the
- * other PATHPROF_* variables by the runtime (runtime/config.c). */
-#include "config.h"
-#include "trace-sink.h"
-
-const char *pp_trace_pattern(void)
-{
-    return pprt_config.trace_pattern;
-}
