@@ -101,7 +101,7 @@ sub build_program {
         # libpathprof is the runtime, the stream buffers and the analyzers.
         push @cmd, @{$SANITIZE{$flavour}}, '-rdynamic', "-I$ROOT/ringbuf",
             "-I$ROOT/analyzers", @src,
-            map({ glob("$ROOT/$_/*.c") } qw(runtime ringbuf analyzers)),
+            map({ glob("$ROOT/$_/*.c") } qw(runtime ringbuf analyzers analyzers/*)),
             '-o', $out, '-ldl', '-lurcu-memb', '-lck';
     }
     return compile("$out.log", @cmd);

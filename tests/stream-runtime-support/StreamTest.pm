@@ -54,7 +54,7 @@ sub build_stream_driver {
     } else {
         push @cmd, @{ $SANITIZE{$flavour} }, '-rdynamic', "-I$ROOT/ringbuf",
             "-I$ROOT/analyzers",
-            map({ glob("$ROOT/$_/*.c") } qw(runtime ringbuf analyzers)),
+            map({ glob("$ROOT/$_/*.c") } qw(runtime ringbuf analyzers analyzers/*)),
             '-ldl', '-lurcu-memb', '-lck';
     }
     return compile(@cmd);
