@@ -12,7 +12,7 @@
  * end the parent's profiling, so it never writes.  libc's internal execs
  * (system, popen, posix_spawn) do not come through here. */
 #include "message.h"
-#include "profile-write.h"
+#include "lifecycle.h"
 #include "stream.h"
 
 #include <dlfcn.h>
@@ -88,7 +88,7 @@ static int before_exec(int likely)
 {
     if (!likely || !pprt_is_set_up() || getpid() != pprt_process_pid())
         return 0;
-    pprt_write_profile();
+    pprt_finish_and_write();
     return 1;
 }
 

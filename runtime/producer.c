@@ -21,6 +21,7 @@
  * This file runs in the program's threads, maybe inside its malloc or a
  * signal handler: it never calls malloc, keeps errno, and counts an event
  * it cannot store safely instead of storing it. */
+#include "lifecycle.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
@@ -44,8 +45,11 @@ static TLS int in_slow;
 /* cur == &late_sentinel[0], mask 0: this thread's events are late. */
 static uint64_t late_sentinel[1];
 
-struct pp_channel *pprt_producer_channel(void) { return my_channel; }
-int pprt_producer_in_slow_path(void) { return in_slow; }
+/* What the stream calls back into (stream.h), defined at the end. */
+static const struct pprt_producer_ops producer_ops;
+
+static struct pp_channel *own_channel(void) { return my_channel; }
+static int own_in_slow_path(void) { return in_slow; }
 
 static void count_late(uint64_t n)
 {
@@ -69,7 +73,7 @@ static void use_chunk(const struct pp_channel *ch, struct pp_chunk *c)
 
 /* The events in the current chunk C: the cursor's offset when it points
  * into C, else (a stale cursor, see resync_cursor) C's non-zero prefix. */
-uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c)
+static uint32_t fill_of(const struct pp_channel *ch, const struct pp_chunk *c)
 {
     const uint64_t *cur = __pathprof_cur;
     if (cur >= c->ev && cur <= c->ev + ch->chunk_events)
@@ -176,7 +180,7 @@ static void swap_chunk(struct pp_channel *ch)
     if (pp_channel_state(ch) != PP_CH_ACTIVE) {
         /* The exit flush took this chunk's first TAIL_N events while the
          * thread kept running; the rest came too late for the profile. */
-        uint32_t n = pprt_producer_fill(ch, full);
+        uint32_t n = fill_of(ch, full);
         count_late(n > ch->tail_n ? n - ch->tail_n : 0);
         pp_channel_unlock(ch);
         go_late();
@@ -216,7 +220,7 @@ static void swap_chunk(struct pp_channel *ch)
 static void attach(void)
 {
     pprt_set_up_once();
-    struct pp_channel *ch = pprt_stream_attach();
+    struct pp_channel *ch = pprt_stream_attach(&producer_ops);
     if (ch == NULL) {
         go_late();
         return;
@@ -257,7 +261,7 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
 /* The thread's key destructor: publish the partial chunk and close the
  * channel; the analyzer ends the stream and recycles the channel.  Events
  * after this (later destructors) are late. */
-void pprt_producer_exit(void *arg)
+static void thread_exit(void *arg)
 {
     struct pp_channel *ch = arg;
     int saved_errno = errno;
@@ -271,7 +275,7 @@ void pprt_producer_exit(void *arg)
          * (but the lock word, which the new owner waits on). */
         struct pprt_analyzer *an = analyzer_of(ch);
         if (c != NULL) /* NULL: it gave up its chunk when exit began */
-            publish(ch, c, pprt_producer_fill(ch, c));
+            publish(ch, c, fill_of(ch, c));
         ch->current = NULL;
         pp_channel_set_state(ch, PP_CH_CLOSED);
         pp_wake_signal(&an->wake);
@@ -285,7 +289,7 @@ void pprt_producer_exit(void *arg)
     errno = saved_errno;
 }
 
-void pprt_producer_detach_self(void)
+static void detach_self(void)
 {
     if (pprt_stream.key_ok)
         pthread_setspecific(pprt_stream.key, NULL);
@@ -294,7 +298,7 @@ void pprt_producer_detach_self(void)
 
 /* dlclose: the events this thread emitted so far go to the analyzers now,
  * not when its chunk fills. */
-void pprt_producer_flush_self(void)
+static void flush_self(void)
 {
     struct pp_channel *ch = my_channel;
     if (ch == NULL || in_slow)
@@ -302,7 +306,7 @@ void pprt_producer_flush_self(void)
     in_slow = 1;
     pp_channel_lock(ch);
     struct pp_chunk *c = ch->current;
-    uint32_t n = pprt_producer_fill(ch, c);
+    uint32_t n = fill_of(ch, c);
     if (n > 0 && pp_channel_state(ch) == PP_CH_ACTIVE &&
         (pprt_config.policy == PATHPROF_POLICY_BLOCK || pp_channel_has_empty(ch))) {
         publish(ch, c, n);
@@ -321,3 +325,12 @@ void pprt_producer_flush_self(void)
     pp_channel_unlock(ch);
     in_slow = 0;
 }
+
+static const struct pprt_producer_ops producer_ops = {
+    .channel = own_channel,
+    .in_slow_path = own_in_slow_path,
+    .fill = fill_of,
+    .detach_self = detach_self,
+    .flush_self = flush_self,
+    .thread_exit = thread_exit,
+};

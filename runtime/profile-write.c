@@ -1,5 +1,6 @@
 /* profile-write.c - the exit-time write: encode, write atomically, and when
- * that fails say so and put the profile somewhere it can be found. */
+ * that fails say so and put the profile somewhere it can be found.  When
+ * it runs is lifecycle.c's business. */
 #include "profile-write.h"
 #include "atomic-file.h"
 #include "config.h"
@@ -8,7 +9,6 @@
 #include "profile-encode.h"
 #include "registry.h"
 #include "stream-tus.h"
-#include "stream.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -22,15 +22,9 @@ static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
 void pprt_write_lock(void) { pthread_mutex_lock(&write_lock); }
 void pprt_write_unlock(void) { pthread_mutex_unlock(&write_lock); }
 
-struct encoding {
-    pid_t pid;
-    struct pprt_buf buf;
-    uint64_t hash_lost;
-};
-
 static void encode(const struct pprt_tu *list, void *arg)
 {
-    struct encoding *e = arg;
+    struct pprt_profile_bytes *e = arg;
     pprt_profile_encode(list, e->pid, &e->buf, &e->hash_lost);
 }
 
@@ -92,7 +86,7 @@ static void say_lost(int err)
 /* The profile could not go where the user asked: rather than lose a whole
  * run's data, put it in the temporary directory under a name that cannot
  * collide with another process's. */
-static void write_fallback(const char *wanted, const struct encoding *e, int err)
+static void write_fallback(const char *wanted, const struct pprt_profile_bytes *e, int err)
 {
     const char *tmpdir = getenv("TMPDIR");
     const char *dirs[2] = {tmpdir && *tmpdir ? tmpdir : "/tmp", "/tmp"};
@@ -115,46 +109,37 @@ static void write_fallback(const char *wanted, const struct encoding *e, int err
     say_lost(err);
 }
 
-void pprt_write_profile(void)
+int pprt_profile_build(struct pprt_profile_bytes *e)
 {
-    int saved_errno = errno;
-    struct encoding e = {.pid = getpid()};
-    pthread_mutex_lock(&write_lock);
-    /* Stream mode first: every buffered event reaches the analyzers before
-     * the sections are encoded.  Holds the stream mutex until done. */
-    pprt_stream_finish();
-    int first = (!pprt_registry_empty() || pprt_stream_tus_total() > 0) &&
-                pprt_registry_finish(encode, &e);
-    pprt_stream_finish_done();
-    if (!first) {
-        pthread_mutex_unlock(&write_lock);
-        errno = saved_errno;
-        return;
-    }
-    if (e.hash_lost)
+    *e = (struct pprt_profile_bytes){.pid = getpid()};
+    return (!pprt_registry_empty() || pprt_stream_tus_total() > 0) &&
+           pprt_registry_finish(encode, e);
+}
+
+void pprt_profile_store(struct pprt_profile_bytes *e)
+{
+    if (e->hash_lost)
         pprt_error("%llu hash-mode path counts were dropped for lack of memory; "
                    "the profile undercounts them",
-                   (unsigned long long)e.hash_lost);
-    if (e.buf.failed) {
+                   (unsigned long long)e->hash_lost);
+    if (e->buf.failed) {
         pprt_error("out of memory building the profile; no profile written");
     } else {
         const char *pattern = pprt_config.out_pattern ? pprt_config.out_pattern
                                                       : "pathprof.out";
-        char *path = pprt_expand_output(pattern, e.pid);
+        char *path = pprt_expand_output(pattern, e->pid);
         struct pprt_signal_hold held;
         struct pprt_name_buf n;
         int err;
         pprt_signals_hold(&held);
         if (path == NULL)
             pprt_error("out of memory naming the profile; no profile written");
-        else if ((err = write_named(path, &e.buf)) == 0)
+        else if ((err = write_named(path, &e->buf)) == 0)
             pprt_info("profile written to %s", pprt_name(path, &n));
         else
-            write_fallback(path, &e, err);
+            write_fallback(path, e, err);
         pprt_signals_release(&held);
         free(path);
     }
-    pprt_buf_free(&e.buf);
-    pthread_mutex_unlock(&write_lock);
-    errno = saved_errno;
+    pprt_buf_free(&e->buf);
 }

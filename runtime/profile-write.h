@@ -1,14 +1,31 @@
-/* profile-write.h - writing the profile once, at exit. */
+/* profile-write.h - encoding the profile and writing it where the user
+ * asked, or somewhere it can be found (docs/runtime.md).  lifecycle.c
+ * decides when: once, at exit or before an exec, with the stream finished
+ * first. */
 #ifndef PATHPROF_RT_PROFILE_WRITE_H
 #define PATHPROF_RT_PROFILE_WRITE_H
 
+#include "bytebuf.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
 #pragma GCC visibility push(hidden)
 
-/* The atexit handler.  Only the first call writes (the registry says so).
- * A later call, from another thread's exit() racing with the first, waits
- * until the first has finished: returning at once would let that thread end
- * the process in the middle of the write. */
-void pprt_write_profile(void);
+struct pprt_profile_bytes {
+    pid_t pid;          /* the process the profile is of (%p) */
+    struct pprt_buf buf;
+    uint64_t hash_lost; /* hash-mode counts dropped for lack of memory */
+};
+
+/* Encodes the profile into *P.  Returns 1 when this call is the first
+ * (the one that writes), 0 otherwise, *P then empty.  Call with the write
+ * lock held and the stream finished. */
+int pprt_profile_build(struct pprt_profile_bytes *p);
+
+/* Writes *P to PATHPROF_OUT (atomically where it is a regular file), or to
+ * a fallback location, says where, and frees *P's bytes. */
+void pprt_profile_store(struct pprt_profile_bytes *p);
 
 /* Held for the whole write; for pthread_atfork (a child must not inherit it
  * locked).  Taken before the registry lock. */

@@ -2,6 +2,7 @@
  * (docs/streaming.md, sections 1 and 5): registration assigns the TU its
  * global path and function bases; unregistration (dlclose) drains the
  * buffers and keeps a copy of the blob. */
+#include "lifecycle.h"
 #include "message.h"
 #include "meta.h"
 #include "pathprof-abi.h"

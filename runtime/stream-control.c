@@ -65,7 +65,30 @@ __attribute__((destructor)) static void forget_key(void)
     }
 }
 
-int pprt_stream_start_locked(void)
+/* The producer side's callbacks (stream.h); until a producer attaches
+ * there is no producer thread to drive, and these say so. */
+static struct pp_channel *no_channel(void) { return NULL; }
+static int not_in_slow_path(void) { return 0; }
+static void nothing(void) {}
+static const struct pprt_producer_ops no_producer = {
+    .channel = no_channel,
+    .in_slow_path = not_in_slow_path,
+    .detach_self = nothing,
+    .flush_self = nothing,
+};
+/* Set by every attach (always to the same table), read at exit, exec,
+ * fork and dlclose: atomic, as those may run in a thread that never
+ * attached. */
+static const struct pprt_producer_ops *producer_ops = &no_producer;
+
+static const struct pprt_producer_ops *producer(void)
+{
+    return __atomic_load_n(&producer_ops, __ATOMIC_ACQUIRE);
+}
+
+/* Under the stream mutex: starts the analyzer threads (once).  Returns 0,
+ * or -1 when stream mode cannot run (message printed). */
+static int start_locked(void)
 {
     static int failed;
     struct pprt_stream *s = &pprt_stream;
@@ -76,7 +99,7 @@ int pprt_stream_start_locked(void)
     failed = 1; /* until proven otherwise: say why once, not per thread */
     pp_hb_init();
     uint32_t n = pprt_config.analyzer_threads;
-    if (pthread_key_create(&s->key, pprt_producer_exit) != 0) {
+    if (pthread_key_create(&s->key, producer()->thread_exit) != 0) {
         pprt_error("cannot create a thread-specific key; stream mode is off "
                    "(every event is counted late)");
         return -1;
@@ -115,13 +138,14 @@ int pprt_stream_start_locked(void)
     return 0;
 }
 
-struct pp_channel *pprt_stream_attach(void)
+struct pp_channel *pprt_stream_attach(const struct pprt_producer_ops *ops)
 {
     struct pprt_stream *s = &pprt_stream;
     static int map_failed;
     pprt_stream_lock();
+    __atomic_store_n(&producer_ops, ops, __ATOMIC_RELEASE);
     if (__atomic_load_n(&s->stopping, __ATOMIC_RELAXED) || s->finished ||
-        pprt_stream_start_locked() != 0) {
+        start_locked() != 0) {
         pprt_stream_unlock();
         return NULL;
     }
@@ -179,12 +203,12 @@ static void take_tail(struct pp_channel *ch)
  * (take_tail), and anything it writes later is late. */
 static void close_all_channels(void)
 {
-    struct pp_channel *me = pprt_producer_channel();
+    struct pp_channel *me = producer()->channel();
     FOR_EACH_CHANNEL(ch) {
         if (pp_channel_state(ch) == PP_CH_FREE)
             continue; /* and stays so: attach needs the mutex we hold */
         struct pprt_channel_info *info = ch->extra;
-        if ((ch == me && pprt_producer_in_slow_path()) || !lock_patiently(ch)) {
+        if ((ch == me && producer()->in_slow_path()) || !lock_patiently(ch)) {
             pprt_error("producer thread %u kept its event buffer locked at exit; "
                        "its unpublished events are not in the profile", info->tid);
             __atomic_store_n(&info->abandoned, 1, __ATOMIC_RELEASE);
@@ -192,7 +216,7 @@ static void close_all_channels(void)
         }
         if (pp_channel_state(ch) == PP_CH_ACTIVE) {
             if (ch == me) {
-                pp_channel_publish(ch, ch->current, pprt_producer_fill(ch, ch->current));
+                pp_channel_publish(ch, ch->current, producer()->fill(ch, ch->current));
                 ch->current = NULL;
             } else if (ch->current != NULL) {
                 take_tail(ch);
@@ -203,7 +227,7 @@ static void close_all_channels(void)
         pp_channel_unlock(ch);
     }
     if (me)
-        pprt_producer_detach_self();
+        producer()->detach_self();
 }
 
 static void merge_instances(void)
@@ -266,7 +290,7 @@ void pprt_stream_drain_locked(void)
     struct pprt_stream *s = &pprt_stream;
     if (!s->started || __atomic_load_n(&s->stopping, __ATOMIC_RELAXED))
         return;
-    pprt_producer_flush_self();
+    producer()->flush_self();
     FOR_EACH_CHANNEL(ch) {
         struct pprt_channel_info *info = ch->extra;
         info->drain_target = __atomic_load_n(&ch->published, __ATOMIC_ACQUIRE);
@@ -344,7 +368,7 @@ void pprt_stream_after_fork_child(void)
         pthread_cond_init(&s->park_cond, NULL);
         s->park = 0;
         s->nparked = 0;
-        struct pp_channel *me = pprt_producer_channel();
+        struct pp_channel *me = producer()->channel();
         FOR_EACH_CHANNEL(ch) {
             if (ch != me && pp_channel_state(ch) == PP_CH_ACTIVE && ch->current) {
                 /* Its owner is gone, so we publish for it (its lock is
@@ -374,7 +398,7 @@ void pprt_stream_after_fork_child(void)
                            "%ld; the child's events are not profiled", i + 1,
                            (long)getpid());
                 __atomic_store_n(&s->stopping, 1, __ATOMIC_RELAXED);
-                pprt_producer_detach_self();
+                producer()->detach_self();
                 break;
             }
         }

@@ -10,7 +10,7 @@
  *   - the control paths (stream-control.c): exit, exec, fork, dlclose;
  *     they hold the stream mutex.
  *
- * Lock order: write lock (profile-write.c) -> stream mutex -> channel
+ * Lock order: write lock (profile-write.c, taken by lifecycle.c) -> stream mutex -> channel
  * locks -> park lock -> registry lock -> hash growth lock.  Nobody waits
  * for a grace period or for analyzers while holding a channel lock other
  * than its own, or a pool lock. */
@@ -83,33 +83,35 @@ extern struct pprt_stream pprt_stream;
 void pprt_stream_lock(void);
 void pprt_stream_unlock(void);
 
-/* register.c: configuration, exit handler and fork handlers, once. */
-void pprt_set_up_once(void);
-/* Whether pprt_set_up_once ran; the pid of this process as the runtime
- * knows it (a vfork child, sharing our memory, has another getpid()). */
-int pprt_is_set_up(void);
-pid_t pprt_process_pid(void);
-
-/* producer.c: the calling thread's channel, or NULL. */
-struct pp_channel *pprt_producer_channel(void);
-/* The events in C, the calling thread's current chunk of CH (its cursor's
- * offset, or C's non-zero prefix when the cursor is stale). */
-uint32_t pprt_producer_fill(const struct pp_channel *ch, const struct pp_chunk *c);
-/* After the exit flush took the calling thread's chunk: its later events
- * are late. */
-void pprt_producer_detach_self(void);
-int pprt_producer_in_slow_path(void);
-void pprt_producer_exit(void *channel); /* the key's destructor */
-/* Publishes the calling thread's partial chunk (under its lock). */
-void pprt_producer_flush_self(void);
+/* The producer side's callbacks (producer.c), handed to the stream by the
+ * first thread that attaches (pprt_stream_attach).  Each acts on the
+ * calling thread's own producer state; the stream drives the threads
+ * through them at exit, exec and fork, and never calls producer.c by name:
+ * the producer (the probes' slow path) sits above the stream, which is its
+ * one documented callback into the layer above (docs/architecture.md). */
+struct pprt_producer_ops {
+    /* The calling thread's channel, or NULL. */
+    struct pp_channel *(*channel)(void);
+    /* Whether the calling thread is inside the slow path (a signal
+     * handler interrupted it). */
+    int (*in_slow_path)(void);
+    /* The events in C, the calling thread's current chunk of CH (its
+     * cursor's offset, or C's non-zero prefix when the cursor is stale). */
+    uint32_t (*fill)(const struct pp_channel *ch, const struct pp_chunk *c);
+    /* After the exit flush took the calling thread's chunk: its later
+     * events are late. */
+    void (*detach_self)(void);
+    /* Publishes the calling thread's partial chunk (under its lock). */
+    void (*flush_self)(void);
+    /* The thread-specific key's destructor: a producer thread exits. */
+    void (*thread_exit)(void *channel);
+};
 
 /* stream-control.c */
-/* Under the stream mutex: starts the analyzer threads (once).  Returns 0,
- * or -1 when stream mode cannot run (message printed). */
-int pprt_stream_start_locked(void);
 /* A new producer: a channel attached to the caller, ACTIVE, with its
- * first chunk in CURRENT; NULL when the stream is stopping or failed. */
-struct pp_channel *pprt_stream_attach(void);
+ * first chunk in CURRENT; NULL when the stream is stopping or failed.
+ * OPS: the producer side's callbacks (the same every call). */
+struct pp_channel *pprt_stream_attach(const struct pprt_producer_ops *ops);
 /* Exit/exec: close every channel, stop and join the analyzers, merge.
  * Leaves the stream mutex held for the encoder; pprt_stream_finish_done
  * releases it. */
@@ -118,7 +120,7 @@ void pprt_stream_finish_done(void);
 /* Under the stream mutex: wait until every chunk published so far is
  * consumed (dlclose). */
 void pprt_stream_drain_locked(void);
-/* Fork handlers, called by register.c in lock order. */
+/* Fork handlers, called by lifecycle.c in lock order. */
 void pprt_stream_before_fork(void);
 void pprt_stream_after_fork_parent(void);
 void pprt_stream_after_fork_child(void);
