@@ -38,18 +38,18 @@ done
 B=$root/build/bench
 K=$B/ksf
 mkdir -p "$K"
-. bench/common.sh
+. perfctl/lib/common.sh
 bench_pathprof_flags
-stats_pl=$root/bench/pp-stream-stats.pl
+stats_pl=$root/perfctl/lib/pp-stream-stats.pl
 export PATHPROF_QUIET=1 PATHPROF_POLICY=block
 
-bz_src=$(bench/fetch-bzip2.sh "$B")
-lz_lib=$(bench/fetch-src.sh "$B" lz4 lz4hc.c)
+bz_src=$(perfctl/lib/fetch-bzip2.sh "$B")
+lz_lib=$(perfctl/lib/fetch-src.sh "$B" lz4 lz4hc.c)
 lz_prog=$lz_lib/../programs
-lua_src=$(bench/fetch-src.sh "$B" lua5.4 lua.c)
+lua_src=$(perfctl/lib/fetch-src.sh "$B" lua5.4 lua.c)
 
 builds="native fprofile-generate count stream"
-# cflags_of, libs_of: bench/common.sh
+# cflags_of, libs_of: perfctl/lib/common.sh
 # build PROG BUILD: compiles PROG's C files (2 at a time) and links $K/BUILD/PROG.
 build() {
     local p=$1 c=$2 d=$K/obj/$2/$1 flags srcs libs='' f
@@ -82,7 +82,7 @@ done
 
 # Inputs.
 if [ ! -x "$B/gen-input" ]; then
-    gcc -std=c11 -O2 -Wall -Wextra -Werror bench/gen-input.c -o "$B/gen-input"
+    gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$B/gen-input"
 fi
 "$B/gen-input" $((1500000 * scale)) >"$K/bzip2.in"
 "$B/gen-input" $((3000000 * scale)) >"$K/lz4.in"
@@ -180,7 +180,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 {
     echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, Linux $(uname -r), $(gcc --version | head -n 1); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); $(basename "$bz_src"), $(basename "$(dirname "$lz_lib")"), $(basename "$(dirname "$lua_src")") (Debian source packages), -O2; workloads: bzip2 -c of $(stat -c %s "$K/bzip2.in") bytes, lz4 -9 -c of $(stat -c %s "$K/lz4.in") bytes (bench/gen-input.c), lua work.lua $lua_n; $runs interleaved rounds; stream runs PATHPROF_POLICY=block, 1 analyzer thread (default)"
+    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); $(basename "$bz_src"), $(basename "$(dirname "$lz_lib")"), $(basename "$(dirname "$lua_src")") (Debian source packages), -O2; workloads: bzip2 -c of $(stat -c %s "$K/bzip2.in") bytes, lz4 -9 -c of $(stat -c %s "$K/lz4.in") bytes (perfctl/lib/gen-input.c), lua work.lua $lua_n; $runs interleaved rounds; stream runs PATHPROF_POLICY=block, 1 analyzer thread (default)"
     echo
     echo "Wall time, median of $runs (min-max), and ratios; kN = stream build, PATHPROF_ANALYZER=ksf PATHPROF_K=N; blpp = stream build, blpp analyzer; count = counting mode:"
     echo

@@ -46,10 +46,10 @@ mkdir -p "$P"
 export PATHPROF_QUIET=1 PATHPROF_POLICY=block
 gcc -O2 -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE bench/prune-accuracy.c -o "$P/prune-accuracy"
 
-bz_src=$(bench/fetch-bzip2.sh "$B")
-lz_lib=$(bench/fetch-src.sh "$B" lz4 lz4hc.c)
+bz_src=$(perfctl/lib/fetch-bzip2.sh "$B")
+lz_lib=$(perfctl/lib/fetch-src.sh "$B" lz4 lz4hc.c)
 lz_prog=$lz_lib/../programs
-lua_src=$(bench/fetch-src.sh "$B" lua5.4 lua.c)
+lua_src=$(perfctl/lib/fetch-src.sh "$B" lua5.4 lua.c)
 
 # The stream builds of bench/ksf.sh (same files and flags), with $build's
 # plugin: build PROG.
@@ -81,7 +81,7 @@ for p in $progs; do
 done
 
 if [ ! -x "$B/gen-input" ]; then
-    gcc -std=c11 -O2 -Wall -Wextra -Werror bench/gen-input.c -o "$B/gen-input"
+    gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$B/gen-input"
 fi
 "$B/gen-input" 300000 >"$P/bzip2.in"
 "$B/gen-input" 600000 >"$P/lz4.in"

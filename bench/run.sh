@@ -22,14 +22,14 @@ done
 
 B=$root/build/bench
 mkdir -p "$B"
-. bench/common.sh
+. perfctl/lib/common.sh
 cli=$root/build/bin/pathprof
 if [ -z "${PP_CFLAGS:-}" ]; then
     bench_pathprof_flags
 fi
 PP_LIBS=${PP_LIBS:-}
 
-src=$(bench/fetch-bzip2.sh "$B")
+src=$(perfctl/lib/fetch-bzip2.sh "$B")
 # The library and the command-line tool: what Debian's Makefile builds into bzip2.
 files=$BZIP2_FILES
 base_flags=$BZIP2_FLAGS
@@ -64,7 +64,7 @@ for c in $configs; do
 done
 
 echo "bench: generating the inputs ($size and $small bytes)" >&2
-gcc -std=c11 -O2 -Wall -Wextra -Werror bench/gen-input.c -o "$B/gen-input"
+gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$B/gen-input"
 "$B/gen-input" "$size" >"$B/input.dat"
 "$B/gen-input" "$small" >"$B/small.dat"
 
@@ -171,7 +171,7 @@ fi
 {
     echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r), $(gcc --version | head -n 1)"
     echo "bzip2: Debian source package $(basename "$src"), $files .c, $base_flags"
-    echo "Input: bench/gen-input.c, $size bytes (compresses to $(wc -c <"$B/native/input.bz2") bytes); $runs interleaved rounds"
+    echo "Input: perfctl/lib/gen-input.c, $size bytes (compresses to $(wc -c <"$B/native/input.bz2") bytes); $runs interleaved rounds"
     echo
     echo "Wall time (s) and, in the last three columns, CPU time (user + system, s), of $runs runs each:"
     echo

@@ -31,13 +31,13 @@ done
 B=$root/build/bench
 S=$B/stream
 mkdir -p "$S"
-. bench/common.sh
+. perfctl/lib/common.sh
 bench_pathprof_flags
-stats_pl=$root/bench/pp-stream-stats.pl
+stats_pl=$root/perfctl/lib/pp-stream-stats.pl
 
-src=$(bench/fetch-bzip2.sh "$B")
+src=$(perfctl/lib/fetch-bzip2.sh "$B")
 configs="native fprofile-generate count stream"
-# cflags_of, libs_of: bench/common.sh
+# cflags_of, libs_of: perfctl/lib/common.sh
 export PATHPROF_QUIET=1 PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block
 
 echo "bench/stream: building bzip2 and mt-logstat in $(echo $configs | wc -w) configurations" >&2
@@ -51,7 +51,7 @@ for c in $configs; do
 done
 
 if [ ! -x "$B/gen-input" ]; then
-    gcc -std=c11 -O2 -Wall -Wextra -Werror bench/gen-input.c -o "$B/gen-input"
+    gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$B/gen-input"
 fi
 [ "$(stat -c %s "$B/input.dat" 2>/dev/null || echo 0)" -ge "$size" ] || "$B/gen-input" "$size" >"$B/input.dat"
 [ -s "$B/small.dat" ] || "$B/gen-input" "$small" >"$B/small.dat"
@@ -153,7 +153,7 @@ probe_listing=$(awk '/<mainGtU>:$/ { on = 1 } on && /^$/ { on = 0 } on' "$S/bloc
 
 {
     echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r), $(gcc --version | head -n 1); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 $(basename "$src") ($BZIP2_FLAGS), input $(stat -c %s "$in") bytes from bench/gen-input.c; mt-logstat $mt_args (lines, passes, worker threads); stream: PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block, other PATHPROF_* at their defaults; $runs interleaved rounds"
+    echo "pathprof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); bzip2 $(basename "$src") ($BZIP2_FLAGS), input $(stat -c %s "$in") bytes from perfctl/lib/gen-input.c; mt-logstat $mt_args (lines, passes, worker threads); stream: PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block, other PATHPROF_* at their defaults; $runs interleaved rounds"
     echo
     echo "Wall time (s), $runs runs; CPU = user + system of the whole process (analyzer thread included):"
     echo

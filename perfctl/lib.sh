@@ -24,9 +24,9 @@ pp_setup() {
     PP_LIBS=$("$PP_CLI" config --libs)
 }
 
-# cflags_of BUILD, libs_of BUILD: shared with the bench scripts.
-# shellcheck source=../bench/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../bench/common.sh"
+# cflags_of BUILD, libs_of BUILD: shared with the microbenchmarks.
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 # compile_c BUILD OBJDIR FLAGS FILE...: FILE.c -> OBJDIR/FILE.o, two at a
 # time, with the build's flags after FLAGS. Fails if any compile fails.
@@ -48,7 +48,7 @@ compile_c() {
 }
 
 # size_of SIZE FULL: the workload size for SIZE (full or small) and $SCALE.
-# gen_input FILE BYTES: bench/gen-input.c's deterministic input, made once
+# gen_input FILE BYTES: perfctl/lib/gen-input.c's deterministic input, made once
 # (the generator is built into $OUT/bin). Program files call both; they
 # live here so perfctl/crosscheck runs the same workloads.
 size_of() {
@@ -61,7 +61,7 @@ gen_input() {
     local g=$OUT/bin/gen-input
     if [ ! -x "$g" ]; then
         mkdir -p "$OUT/bin"
-        gcc -std=c11 -O2 -Wall -Wextra -Werror "$ROOT/bench/gen-input.c" -o "$g"
+        gcc -std=c11 -O2 -Wall -Wextra -Werror "$ROOT/perfctl/lib/gen-input.c" -o "$g"
     fi
     [ "$(stat -c %s "$1" 2>/dev/null || echo -1)" = "$2" ] || "$g" "$2" >"$1"
 }

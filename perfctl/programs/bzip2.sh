@@ -1,14 +1,14 @@
 # shellcheck shell=bash disable=SC2034
 # bzip2 1.0.8 (Debian source package): loop-heavy. `bzip2 -c` of a
-# generated, mostly text-like input (bench/gen-input.c). Built with
-# bench/common.sh's build_bzip2, as bench/run.sh builds it.
+# generated, mostly text-like input (perfctl/lib/gen-input.c). Built with
+# perfctl/lib/common.sh's build_bzip2, as bench/run.sh builds it.
 PROG_KIND=loop-heavy
-PROG_DESC="bzip2 -c of a bench/gen-input.c file"
+PROG_DESC="bzip2 -c of a perfctl/lib/gen-input.c file"
 
 prog_prepare() {
-    SRC=$("$ROOT/bench/fetch-bzip2.sh" "$PERFCTL_SRC_DIR")
-    # shellcheck source=../../bench/common.sh
-    . "$ROOT/bench/common.sh"
+    SRC=$("$ROOT/perfctl/lib/fetch-bzip2.sh" "$PERFCTL_SRC_DIR")
+    # shellcheck source=../lib/common.sh
+    . "$ROOT/perfctl/lib/common.sh"
     PROG_VERSION=$(basename "$SRC")
 }
 prog_build() {  # BUILD BINDIR OBJDIR

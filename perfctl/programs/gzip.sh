@@ -2,14 +2,14 @@
 # gzip 1.12 (Debian source package): loop-heavy, several translation units
 # calling across files through functions gzip.h declares const or pure
 # (bi_reverse with _GL_ATTRIBUTE_CONST, getcrc with _GL_ATTRIBUTE_PURE):
-# the shape of issue 11's fault 0. `gzip -9 -c` of a bench/gen-input.c file.
+# the shape of issue 11's fault 0. `gzip -9 -c` of a perfctl/lib/gen-input.c file.
 # Only gzip's own files take the build's flags; gnulib's library is
 # configured and built once, natively, and linked into every build.
 PROG_KIND=loop-heavy
-PROG_DESC="gzip -9 -c of a bench/gen-input.c file (const/pure callees in other files)"
+PROG_DESC="gzip -9 -c of a perfctl/lib/gen-input.c file (const/pure callees in other files)"
 
 prog_prepare() {
-    SRC=$("$ROOT/bench/fetch-src.sh" "$PERFCTL_SRC_DIR" gzip trees.c)
+    SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" gzip trees.c)
     PROG_VERSION=$(basename "$SRC")
     GZ_CFG=$PERFCTL_SRC_DIR/gzip-configured
     [ -f "$GZ_CFG/done" ] && return 0

@@ -6,7 +6,7 @@ PROG_KIND=call-heavy
 PROG_DESC="lua5.4 running perfctl/programs/work.lua"
 
 prog_prepare() {
-    SRC=$("$ROOT/bench/fetch-src.sh" "$PERFCTL_SRC_DIR" lua5.4 lua.c)
+    SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" lua5.4 lua.c)
     PROG_VERSION=$(basename "$(dirname "$SRC")")
 }
 prog_build() {  # BUILD BINDIR OBJDIR

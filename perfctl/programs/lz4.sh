@@ -1,13 +1,13 @@
 # shellcheck shell=bash disable=SC2034
 # lz4 1.9.4 (Debian source package, library + programs/): loop-heavy.
-# `lz4 -9 -c` (the HC compressor) of a bench/gen-input.c file.
+# `lz4 -9 -c` (the HC compressor) of a perfctl/lib/gen-input.c file.
 PROG_KIND=loop-heavy
-PROG_DESC="lz4 -9 -c (HC) of a bench/gen-input.c file"
+PROG_DESC="lz4 -9 -c (HC) of a perfctl/lib/gen-input.c file"
 # perfctl/crosscheck: the CLI times the compression; these branch on the clock.
 PROG_CLOCK_FUNCS=UTIL_clockSpanNano,UTIL_clockSpanMicro
 
 prog_prepare() {
-    SRC=$("$ROOT/bench/fetch-src.sh" "$PERFCTL_SRC_DIR" lz4 lz4hc.c)
+    SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" lz4 lz4hc.c)
     PROG_VERSION=$(basename "$(dirname "$SRC")")
 }
 prog_build() {  # BUILD BINDIR OBJDIR

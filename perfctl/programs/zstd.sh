@@ -1,14 +1,14 @@
 # shellcheck shell=bash disable=SC2034
 # zstd 1.5.4 (Debian source package, library + programs/): multithreaded.
-# `zstd -T2 -9 -c` of a bench/gen-input.c file: two compression worker
+# `zstd -T2 -9 -c` of a perfctl/lib/gen-input.c file: two compression worker
 # threads (pthreads, the library's ZSTDMT) plus the I/O thread. The output
 # of multithreaded zstd does not depend on scheduling, so it is compared
 # byte for byte like the others.
 PROG_KIND=multithreaded
-PROG_DESC="zstd -T2 -9 -c of a bench/gen-input.c file (2 worker threads)"
+PROG_DESC="zstd -T2 -9 -c of a perfctl/lib/gen-input.c file (2 worker threads)"
 
 prog_prepare() {
-    SRC=$("$ROOT/bench/fetch-src.sh" "$PERFCTL_SRC_DIR" zstd zstd.h)
+    SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" zstd zstd.h)
     PROG_VERSION=$(basename "$(dirname "$SRC")")
 }
 prog_build() {  # BUILD BINDIR OBJDIR

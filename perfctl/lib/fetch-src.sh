@@ -3,9 +3,9 @@
 # touching the machine's apt configuration or state: a private sources list,
 # lists directory and cache under DIR/apt. The archive host is taken from the
 # machine's own apt sources (the first one serving this release's main suite).
-# Usage: bench/fetch-src.sh DIR PKG MARKER   prints the unpacked source directory
+# Usage: perfctl/lib/fetch-src.sh DIR PKG MARKER   prints the unpacked source directory
 # (the first directory under DIR/src/PKG holding a file named MARKER).
-# bench/fetch-bzip2.sh calls it for bzip2.
+# perfctl/lib/fetch-bzip2.sh calls it for bzip2.
 set -euo pipefail
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
 pkg=$2 marker=$3
@@ -14,7 +14,7 @@ existing=$(find "$dir/src/$pkg" -maxdepth 3 -name "$marker" -printf '%h\n' 2>/de
 if [ -n "$existing" ]; then echo "$existing"; exit 0; fi
 
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-[ -n "$codename" ] || { echo "bench/fetch-src.sh: no VERSION_CODENAME in /etc/os-release" >&2; exit 1; }
+[ -n "$codename" ] || { echo "perfctl/lib/fetch-src.sh: no VERSION_CODENAME in /etc/os-release" >&2; exit 1; }
 
 # Prints "URI SIGNED-BY" for every enabled deb source whose suites include
 # $codename exactly (not -updates or -security), one-line and deb822 styles.
@@ -55,7 +55,7 @@ find_archives() {
 
 archive=$(find_archives | head -n 1)
 if [ -z "$archive" ]; then
-    echo "bench/fetch-src.sh: no apt source for '$codename' main in /etc/apt/sources.list{,.d}; cannot fetch the $pkg source package" >&2
+    echo "perfctl/lib/fetch-src.sh: no apt source for '$codename' main in /etc/apt/sources.list{,.d}; cannot fetch the $pkg source package" >&2
     exit 1
 fi
 uri=${archive% *} signed=${archive#* }
@@ -77,5 +77,5 @@ echo "bench: fetching the $pkg source package from $uri ($codename) with a priva
 "${APT[@]}" update >&2
 (cd "$dir/src/$pkg" && "${APT[@]}" source "$pkg" >&2)
 src=$(find "$dir/src/$pkg" -maxdepth 3 -name "$marker" -printf '%h\n' | head -n 1)
-[ -n "$src" ] || { echo "bench/fetch-src.sh: unpacked $pkg has no $marker in $dir/src" >&2; exit 1; }
+[ -n "$src" ] || { echo "perfctl/lib/fetch-src.sh: unpacked $pkg has no $marker in $dir/src" >&2; exit 1; }
 echo "$src"
