@@ -17,7 +17,7 @@
 # broken configurations reported as broken with the reason; the data of
 # Figs. 8 and 9 from a second run (stream-blpp, ksf-1, ksf-3) against its
 # CSV, and the SVGs when gnuplot is installed; and the counter
-# runner (perfctl/counters.c) alone: exit status, timeout, probe vs runs.
+# runner (perfctl/lib/counters.c) alone: exit status, timeout, probe vs runs.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 pp_not_under_sanitizer "address thread" "perfctl measures times and counters (cachegrind runs under valgrind, which cannot run sanitized programs), and builds its programs as a user would, without the suite's flags"

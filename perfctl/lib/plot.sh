@@ -1,5 +1,5 @@
 #!/bin/bash
-# perfctl/plot.sh DIR [FIGDIR]: the k-BLPP paper's Figs. 8-10 for perfctl's
+# perfctl/lib/plot.sh DIR [FIGDIR]: the k-BLPP paper's Figs. 8-10 for perfctl's
 # programs, from DIR/figdata/*.dat (written by table.pl), as SVG with gnuplot.
 #   fig8-overhead.svg   time of ksf at each k relative to stream blpp (Fig. 8)
 #   fig9-hashops.svg    k-SF hash-table operations per path ID, i.e. relative
@@ -16,11 +16,11 @@ set -euo pipefail
 dir=${1:?usage: plot.sh DIR [FIGDIR]}
 fig=${2:-$dir/figures}
 data=$dir/figdata
-command -v gnuplot >/dev/null || { echo "perfctl/plot.sh: gnuplot is not installed (apt-get install gnuplot-nox; make perfctl does)" >&2; exit 1; }
+command -v gnuplot >/dev/null || { echo "perfctl/lib/plot.sh: gnuplot is not installed (apt-get install gnuplot-nox; make perfctl does)" >&2; exit 1; }
 mkdir -p "$fig"
 # PERFCTL_PLOT_FORMAT=png draws PNG (pngcairo) instead of SVG.
 fmt=${PERFCTL_PLOT_FORMAT:-svg}
-case $fmt in svg|png) ;; *) echo "perfctl/plot.sh: PERFCTL_PLOT_FORMAT is svg or png, not '$fmt'" >&2; exit 2 ;; esac
+case $fmt in svg|png) ;; *) echo "perfctl/lib/plot.sh: PERFCTL_PLOT_FORMAT is svg or png, not '$fmt'" >&2; exit 2 ;; esac
 
 has_data() { [ -f "$1" ] && awk '!/^#/ { for (i = 2; i <= NF; i++) if ($i != "?") f = 1 } END { exit !f }' "$1"; }
 ncols() { head -n 1 "$1" | awk -F'\t' '{ print NF }'; }
@@ -29,7 +29,7 @@ ncols() { head -n 1 "$1" | awk -F'\t' '{ print NF }'; }
 plot() {
     local f=$1 out=${2%.svg}.$fmt title=$3 ylabel=$4 ref=${5:-}
     if ! has_data "$f"; then
-        echo "perfctl/plot.sh: no data for $(basename "$out") (${f##*/}): not drawn" >&2
+        echo "perfctl/lib/plot.sh: no data for $(basename "$out") (${f##*/}): not drawn" >&2
         rm -f "$out"
         return 0
     fi
@@ -65,7 +65,7 @@ plot() {
     sed '1s/^# //' "$f" >"$f.gp"
     gnuplot "$fig/.plot.gp"
     rm -f "$fig/.plot.gp" "$f.gp"
-    echo "perfctl/plot.sh: wrote $out" >&2
+    echo "perfctl/lib/plot.sh: wrote $out" >&2
 }
 
 LOGY=1 plot "$data/fig8.dat" "$fig/fig8-overhead.svg" "Fig. 8: time of k-BLPP (ksf) relative to BLPP (stream blpp)" "time(ksf k) / time(blpp)" "1:BLPP"

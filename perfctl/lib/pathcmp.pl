@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# perfctl/pathcmp.pl [--totals-only F,...] COUNT.json STREAM.json [MAXDIFF] - are two
+# perfctl/lib/pathcmp.pl [--totals-only F,...] COUNT.json STREAM.json [MAXDIFF] - are two
 # `pathprof report --json` documents of one program (counting mode and
 # stream mode + blpp) equal path for path? perfctl/crosscheck's oracle.
 #

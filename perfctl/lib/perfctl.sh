@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # sets variables for perfctl and the program files
-# perfctl/lib.sh - what perfctl's driver and its program files share:
+# perfctl/lib/perfctl.sh - what perfctl's driver and its program files share:
 # the builds, the configurations, and compiling a list of C files.
-# Sourced by perfctl/perfctl from the repository root.
+# Sourced by perfctl/perfctl and perfctl/crosscheck from the repository root.
 
 # --- builds ---------------------------------------------------------------
 # A build is how a program is compiled; a configuration is a build plus the
@@ -25,8 +25,8 @@ pp_setup() {
 }
 
 # cflags_of BUILD, libs_of BUILD: shared with the microbenchmarks.
-# shellcheck source=lib/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # compile_c BUILD OBJDIR FLAGS FILE...: FILE.c -> OBJDIR/FILE.o, two at a
 # time, with the build's flags after FLAGS. Fails if any compile fails.

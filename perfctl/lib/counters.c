@@ -1,4 +1,4 @@
-/* perfctl/counters.c - runs one command under performance counters opened
+/* perfctl/lib/counters.c - runs one command under performance counters opened
  * with perf_event_open(2) directly (no dependency on the perf tool).
  *
  *   perfctl-counters [-o FILE] [-t SECONDS] -- COMMAND [ARG...]
