@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# stream-runtime-bench.t - bench/stream-throughput.c builds and runs (a
+# stream-runtime-bench.t - perfctl/micro/stream-throughput.c builds and runs (a
 # short run: the numbers are for `make bench`, not checked here), and its
 # events all arrive.
 use strict;
@@ -13,7 +13,7 @@ require_runtime();
 my $dir = tmpdir();
 my $bin = "$dir/stream-throughput";
 my $cc = $ENV{PP_GCC} // 'gcc';
-my $out = qx{$cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread @SAN_CFLAGS -I$ROOT/runtime $ROOT/bench/stream-throughput.c -L$LIBDIR -Wl,-rpath,$LIBDIR -lpathprof -o $bin 2>&1};
+my $out = qx{$cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread @SAN_CFLAGS -I$ROOT/runtime $ROOT/perfctl/micro/stream-throughput.c -L$LIBDIR -Wl,-rpath,$LIBDIR -lpathprof -o $bin 2>&1};
 is($?, 0, 'stream-throughput builds') or diag($out);
 my $r = run_prog(argv => [$bin, 300000, 2], cwd => $dir);
 is($r->{status}, 0, 'stream-throughput runs') or diag($r->{err});

@@ -14,7 +14,7 @@ bench_pathprof_flags() {
     PP_LIBS=$("$cli" config --libs)
 }
 
-# The four builds of a program (bench/stream.sh, bench/ksf.sh, perfctl):
+# The four builds of a program (perfctl/micro/stream.sh, perfctl/micro/ksf.sh, perfctl):
 # native; GCC's edge profiler (-fprofile-generate, what PGO runs); pathprof
 # counting mode; pathprof streaming mode (analyzer chosen at run time).
 # cflags_of BUILD / libs_of BUILD: its compile and link flags (PP_CFLAGS

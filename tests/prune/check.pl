@@ -12,7 +12,7 @@
 #   check.pl identical PROFILE
 #       nothing was evicted: the pruned section lists exactly the exact
 #       forest's sequences, with their counts, err 0, floor 0.
-#   check.pl accuracy PROFILE PHI   (bench/prune.sh) prints, over every
+#   check.pl accuracy PROFILE PHI   (perfctl/micro/prune.sh) prints, over every
 #       length: hot = exact sequences with count >= PHI x N_n, reported =
 #       listed ones with upper bound >= PHI x N_n; "recall precision
 #       max_rel_err avg_rel_err hot reported exact_bytes pruned_peak" with

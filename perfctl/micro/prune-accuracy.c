@@ -1,6 +1,6 @@
 /* prune-accuracy.c - how close a KPRUNE section (ksf-pruned) is to the
  * exact KIPF section (ksf) of the same deterministic workload, for
- * bench/prune.sh: exact profiles of real programs at k = 32 hold tens of
+ * perfctl/micro/prune.sh: exact profiles of real programs at k = 32 hold tens of
  * millions of k-IPF nodes, too many for tests/prune/check.pl.
  *
  *   prune-accuracy EXACT.prof PRUNED.prof PHI...

@@ -9,7 +9,7 @@
  *   calls:   a caller loop whose every iteration calls a 2-path callee
  *            (per-activation state saved and restored as analyzers/ksf/ksf.c does).
  * Build and run (docs/kiterations.md):
- *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers bench/ksf-throughput.c \
+ *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers perfctl/micro/ksf-throughput.c \
  *       analyzers/ksf/forest.c analyzers/ksf/build.c analyzers/ksf/ipf.c -o ksf-bench
  *   ./ksf-bench [million-events] */
 #include "ksf/build.h"

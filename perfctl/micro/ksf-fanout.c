@@ -10,14 +10,14 @@
  *           converts (in the workers) and unites;
  *   owner:  the owner's pre-pass alone (jobs made and freed): the bound on
  *           what any number of workers can reach.
- * Streams (as bench/ksf-throughput.c): "loop", one activation repeating
+ * Streams (as perfctl/micro/ksf-throughput.c): "loop", one activation repeating
  * paths 101/102 with a rare 103; "random", IDs uniform from 8, a new
  * activation (START, the previous one RET) every 48 events on average -
  * the heavy case, every step a cache miss.  RUNS rounds, each running
  * every configuration once; medians.  Every W >= 1 forest is checked against W = 0's (nodes
  * and total count).
  * Build and run (docs/kiterations.md):
- *   gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime bench/ksf-fanout.c \
+ *   gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime perfctl/micro/ksf-fanout.c \
  *       analyzers/{ksf-forest,ksf-build,ksf-ipf,ksf-stats,ksf-feed,ksf-split,ksf-pool,activations}.c runtime/thread-start.c \
  *       -o ksf-fanout
  *   ./ksf-fanout [runs] [scale] */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 5, measured: the ksf-pruned analyzer (bounded memory, bounds on
 # every count; docs/pruning.md) against the exact ksf analyzer on bzip2,
-# lz4 and lua5.4 (the programs and workloads of bench/ksf.sh, smaller
+# lz4 and lua5.4 (the programs and workloads of perfctl/micro/ksf.sh, smaller
 # inputs because the exact analyzer at k = 32 is slow), for k = 8, 16, 32:
 #   - wall time and peak RSS (VmHWM, /usr/bin/time) of the exact and the
 #     pruned run, median of --runs;
@@ -9,20 +9,20 @@
 #     (a lower bound of its forests' peak), pruned = its own peak counter;
 #     the budget is 1% of the exact figure (at least 64K) unless --budget;
 #   - the exact and the pruned profiles of the same (deterministic) workload
-#     compared by bench/prune-accuracy.c (which also checks that both saw
+#     compared by perfctl/micro/prune-accuracy.c (which also checks that both saw
 #     the same N_n and that every bound it can check holds): recall and
 #     precision of the hot sequences (count >= phi x N_n, every length
 #     1..k) at phi = 1e-3 and 1e-4, max and average relative error of the
 #     reported upper bound over the hot sequences.
 # Results: build/bench/prune/results.md.
 #
-# Usage: bench/prune.sh [--runs N] [--ks "8 16 32"] [--budget SIZE] [--build DIR]
+# Usage: perfctl/micro/prune.sh [--runs N] [--ks "8 16 32"] [--budget SIZE] [--build DIR]
 #   --budget: PATHPROF_PRUNE for every run (default: 1% of the exact
 #   forests); --build: the pathprof build to use (default build).
 #   BENCH_PRUNE_REUSE=1 keeps the previous timed runs (comparison and table only).
 # shellcheck disable=SC2086,SC2046 # unquoted flag and word lists on purpose
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 runs=3 ks="8 16 32" budget= build=build
 while [ $# -gt 0 ]; do
@@ -31,27 +31,27 @@ while [ $# -gt 0 ]; do
         --ks) ks=$2; shift 2 ;;
         --budget) budget=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
-        *) echo "bench/prune.sh: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
+        *) echo "perfctl/micro/prune.sh: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
     esac
 done
 case $build in /*) ;; *) build=$root/$build ;; esac
 cli=$build/bin/pathprof
-[ -x "$cli" ] || { echo "bench/prune.sh: $cli is missing: run make first" >&2; exit 1; }
-[ -x /usr/bin/time ] || { echo "bench/prune.sh: needs GNU time (/usr/bin/time) for peak RSS" >&2; exit 1; }
+[ -x "$cli" ] || { echo "perfctl/micro/prune.sh: $cli is missing: run make first" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "perfctl/micro/prune.sh: needs GNU time (/usr/bin/time) for peak RSS" >&2; exit 1; }
 PP_CFLAGS="$("$cli" config --cflags) -fplugin-arg-pathprof-mode=stream"
 PP_LIBS=$("$cli" config --libs)
 B=$root/build/bench
 P=$B/prune
 mkdir -p "$P"
 export PATHPROF_QUIET=1 PATHPROF_POLICY=block
-gcc -O2 -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE bench/prune-accuracy.c -o "$P/prune-accuracy"
+gcc -O2 -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE perfctl/micro/prune-accuracy.c -o "$P/prune-accuracy"
 
 bz_src=$(perfctl/lib/fetch-bzip2.sh "$B")
 lz_lib=$(perfctl/lib/fetch-src.sh "$B" lz4 lz4hc.c)
 lz_prog=$lz_lib/../programs
 lua_src=$(perfctl/lib/fetch-src.sh "$B" lua5.4 lua.c)
 
-# The stream builds of bench/ksf.sh (same files and flags), with $build's
+# The stream builds of perfctl/micro/ksf.sh (same files and flags), with $build's
 # plugin: build PROG.
 build() {
     local p=$1 d=$P/obj/$1 flags srcs libs='' f
@@ -75,7 +75,7 @@ build() {
     gcc -O2 "$d"/*.o -o "$P/$p" $PP_LIBS $libs
 }
 progs="bzip2 lz4 lua"
-echo "bench/prune: building $progs (stream mode, $build)" >&2
+echo "perfctl/micro/prune: building $progs (stream mode, $build)" >&2
 for p in $progs; do
     [ -n "${BENCH_PRUNE_REUSE:-}" ] && [ -x "$P/$p" ] || build $p
 done
@@ -86,7 +86,7 @@ fi
 "$B/gen-input" 300000 >"$P/bzip2.in"
 "$B/gen-input" 600000 >"$P/lz4.in"
 lua_n=4000
-# bench/ksf.sh's Lua workload, if it was written; else a short one of the same kind.
+# perfctl/micro/ksf.sh's Lua workload, if it was written; else a short one of the same kind.
 if [ -s "$B/ksf/work.lua" ]; then cp "$B/ksf/work.lua" "$P/work.lua"; else
 cat >"$P/work.lua" <<'EOF'
 local n = tonumber(arg[1]) or 4000
@@ -127,7 +127,7 @@ if [ -z "${BENCH_PRUNE_REUSE:-}" ]; then
 else
     runs=0
 fi
-echo "bench/prune: $runs rounds of exact and pruned runs, k = $ks" >&2
+echo "perfctl/micro/prune: $runs rounds of exact and pruned runs, k = $ks" >&2
 for ((r = 1; r <= runs; r++)); do
     for p in $progs; do
         for k in $ks; do
@@ -141,9 +141,9 @@ for ((r = 1; r <= runs; r++)); do
             timed $p $k pruned "$(cat "$P/$p.k$k.budget")"
         done
     done
-    echo "bench/prune: round $r of $runs done" >&2
+    echo "perfctl/micro/prune: round $r of $runs done" >&2
 done
-# Lua seeds its string hashes from addresses and time (bench/ksf.sh): its
+# Lua seeds its string hashes from addresses and time (perfctl/micro/ksf.sh): its
 # path counts differ from run to run, so its exact and pruned sections come
 # from one more run with both analyzers on one stream.
 for p in $progs; do
@@ -155,7 +155,7 @@ for p in $progs; do
                 PATHPROF_OUT=$e bash -c "$(declare -f run); P=$P lua_n=$lua_n run $p" >/dev/null
         fi
         "$P/prune-accuracy" "$e" "$f" 1e-3 1e-4 >"$P/$p.k$k.acc" ||
-            { echo "bench/prune: $p k=$k: the pruned profile does not match the exact one" >&2; exit 1; }
+            { echo "perfctl/micro/prune: $p k=$k: the pruned profile does not match the exact one" >&2; exit 1; }
     done
 done
 
@@ -183,4 +183,4 @@ mb() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
         done
     done
 } | tee "$P/results.md"
-echo "bench/prune: results in $P/results.md" >&2
+echo "perfctl/micro/prune: results in $P/results.md" >&2

@@ -5,7 +5,7 @@
  * it spent blocked (PATHPROF_POLICY=block), and the analyzers' events per
  * second per busy core (from the profile's STREAM section).
  *
- *   gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Iruntime bench/stream-throughput.c \
+ *   gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Iruntime perfctl/micro/stream-throughput.c \
  *       -Lbuild/lib -Wl,-rpath,$PWD/build/lib -lpathprof -o build/bench/stream-throughput
  *   build/bench/stream-throughput [EVENTS_PER_THREAD [THREADS]]
  *

@@ -1,4 +1,4 @@
-/* mt-logstat.c - the multithreaded program of bench/stream.sh: a pthread
+/* mt-logstat.c - the multithreaded program of perfctl/micro/stream.sh: a pthread
  * worker pool that parses a generated web-server log and aggregates it.
  *
  * The main thread generates N log lines deterministically (xorshift), cuts

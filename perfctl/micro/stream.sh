@@ -2,7 +2,7 @@
 # Issue 3, "measured, not asserted": streaming mode with the blpp analyzer
 # against native, GCC's edge profiling (-fprofile-generate) and pathprof's
 # counting mode, on bzip2 (the sources, input and gen-input of bench/run.sh)
-# and on a multithreaded program (bench/mt-logstat.c, a pthread worker pool
+# and on a multithreaded program (perfctl/micro/mt-logstat.c, a pthread worker pool
 # parsing and hashing a generated log). Configurations interleaved round by
 # round; medians with min/max; outputs checked against native. From the
 # STREAM section of each timed stream run: events, producer events per
@@ -11,11 +11,11 @@
 # the probe sequence of one hot loop from objdump.
 # Results: build/bench/stream-results.md.
 #
-# Usage: bench/stream.sh [--runs N] [--size BYTES] [--small BYTES]
+# Usage: perfctl/micro/stream.sh [--runs N] [--size BYTES] [--small BYTES]
 #                        [--mt "LINES PASSES WORKERS"]
 # shellcheck disable=SC2086 # unquoted flag and word lists on purpose
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 runs=5 size=30000000 small=2000000 mt_args="200000 10 2" mt_small="20000 1 2"
 while [ $# -gt 0 ]; do
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
         --size) size=$2; shift 2 ;;
         --small) small=$2; shift 2 ;;
         --mt) mt_args=$2; shift 2 ;;
-        *) echo "bench/stream.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
+        *) echo "perfctl/micro/stream.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
     esac
 done
 
@@ -40,12 +40,12 @@ configs="native fprofile-generate count stream"
 # cflags_of, libs_of: perfctl/lib/common.sh
 export PATHPROF_QUIET=1 PATHPROF_ANALYZER=blpp PATHPROF_POLICY=block
 
-echo "bench/stream: building bzip2 and mt-logstat in $(echo $configs | wc -w) configurations" >&2
+echo "perfctl/micro/stream: building bzip2 and mt-logstat in $(echo $configs | wc -w) configurations" >&2
 for c in $configs; do
     d=$S/$c
     build_bzip2 "$src" "$d" "$c"
     # shellcheck disable=SC2046
-    gcc -O2 -std=c11 -D_GNU_SOURCE -pthread $(cflags_of $c) -c bench/mt-logstat.c -o "$d/mt-logstat.o"
+    gcc -O2 -std=c11 -D_GNU_SOURCE -pthread $(cflags_of $c) -c perfctl/micro/mt-logstat.c -o "$d/mt-logstat.o"
     # shellcheck disable=SC2046
     gcc -O2 -pthread "$d/mt-logstat.o" -o "$d/mt-logstat" $(libs_of $c)
 done
@@ -65,15 +65,15 @@ in=$B/input.dat
 for c in $configs; do
     d=$S/$c
     (cd "$d" && PATHPROF_OUT=$d/check.prof ./bzip2 -c <"$in" >"$d/input.bz2")
-    cmp -s "$d/input.bz2" "$S/input.bz2" || { echo "bench/stream: $c: bzip2 output differs from native" >&2; exit 1; }
+    cmp -s "$d/input.bz2" "$S/input.bz2" || { echo "perfctl/micro/stream: $c: bzip2 output differs from native" >&2; exit 1; }
     (cd "$d" && PATHPROF_OUT=$d/check.prof ./bzip2 -dc <"$d/input.bz2" | cmp -s - "$in") ||
-        { echo "bench/stream: $c: decompression does not give the input back" >&2; exit 1; }
+        { echo "perfctl/micro/stream: $c: decompression does not give the input back" >&2; exit 1; }
     # shellcheck disable=SC2086
     (cd "$d" && PATHPROF_OUT=$d/check.prof ./mt-logstat $mt_args | cmp -s - "$S/mt.native.out") ||
-        { echo "bench/stream: $c: mt-logstat output differs from native" >&2; exit 1; }
+        { echo "perfctl/micro/stream: $c: mt-logstat output differs from native" >&2; exit 1; }
     rm -f "$d/input.bz2"
 done
-echo "bench/stream: every configuration's output is native's" >&2
+echo "perfctl/micro/stream: every configuration's output is native's" >&2
 
 workloads="compress decompress mt"
 # shellcheck disable=SC2086 # $mt_args: one word per argument
@@ -100,12 +100,12 @@ timed() {
     fi
 }
 rm -f "$S"/*.times "$S"/*.times.cpu "$S"/*.stats
-echo "bench/stream: $runs rounds, each runs every configuration in turn" >&2
+echo "perfctl/micro/stream: $runs rounds, each runs every configuration in turn" >&2
 for ((r = 1; r <= runs; r++)); do
     for w in $workloads; do
         for c in $configs; do timed $c $w; done
     done
-    echo "bench/stream: round $r of $runs done" >&2
+    echo "perfctl/micro/stream: round $r of $runs done" >&2
 done
 
 stats() {  # FILE [COLUMN]: median min max
@@ -120,7 +120,7 @@ declare -A irt irp evs
 cg_workloads=
 if command -v valgrind >/dev/null; then
     cg_workloads="compress decompress mt"
-    echo "bench/stream: cachegrind on small inputs" >&2
+    echo "perfctl/micro/stream: cachegrind on small inputs" >&2
     for c in $configs; do
         d=$S/$c
         for w in $cg_workloads; do
@@ -214,4 +214,4 @@ probe_listing=$(awk '/<mainGtU>:$/ { on = 1 } on && /^$/ { on = 0 } on' "$S/bloc
     echo '```'
 } | tee "$S/results.md"
 echo
-echo "bench/stream: results in $S/results.md"
+echo "perfctl/micro/stream: results in $S/results.md"

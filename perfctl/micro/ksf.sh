@@ -10,7 +10,7 @@
 # Outputs checked against native. From each ksf run's profile: events,
 # k-SF and k-IPF nodes, hash operations, analyzer busy time (path IDs per
 # second per core), loss. Then the fan-out of one stream to k-SF workers
-# (bench/ksf-fanout.c). Results: build/bench/ksf/results.md.
+# (perfctl/micro/ksf-fanout.c). Results: build/bench/ksf/results.md.
 #
 # The k-IPF analyzer is far slower than the program for large k (measured
 # ~18x native at k=8, ~150x at k=16 on bzip2), so the default inputs make
@@ -19,10 +19,10 @@
 #
 # k8wN: k = 8 with PATHPROF_KSF_WORKERS=N (--workers N, default 2; 0: none).
 #
-# Usage: bench/ksf.sh [--runs N] [--scale N] [--ks "1 2 ..."] [--workers N]
+# Usage: perfctl/micro/ksf.sh [--runs N] [--scale N] [--ks "1 2 ..."] [--workers N]
 # shellcheck disable=SC2086,SC2046 # unquoted flag and word lists on purpose
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 runs=3 scale=1 ks="1 2 3 4 6 8 11 16" workers=2
 while [ $# -gt 0 ]; do
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
         --scale) scale=$2; shift 2 ;;
         --ks) ks=$2; shift 2 ;;
         --workers) workers=$2; shift 2 ;;
-        *) echo "bench/ksf.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
+        *) echo "perfctl/micro/ksf.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
     esac
 done
 
@@ -75,7 +75,7 @@ build() {
     gcc -O2 "$d"/*.o -o "$K/$c/$p" $(libs_of $c) $libs
 }
 progs="bzip2 lz4 lua"
-echo "bench/ksf: building $progs in $(echo $builds | wc -w) configurations" >&2
+echo "perfctl/micro/ksf: building $progs in $(echo $builds | wc -w) configurations" >&2
 for c in $builds; do
     for p in $progs; do build $p $c; done
 done
@@ -152,13 +152,13 @@ go() {
 for p in $progs; do
     go $p native >"$K/$p.native.out"
     for c in $configs; do
-        go $p $c | cmp -s - "$K/$p.native.out" || { echo "bench/ksf: $p: $c output differs from native" >&2; exit 1; }
+        go $p $c | cmp -s - "$K/$p.native.out" || { echo "perfctl/micro/ksf: $p: $c output differs from native" >&2; exit 1; }
     done
 done
-echo "bench/ksf: every configuration's output is native's" >&2
+echo "perfctl/micro/ksf: every configuration's output is native's" >&2
 
 rm -f "$K"/*.times "$K"/*.stats
-echo "bench/ksf: $runs rounds, each runs every configuration of every program in turn" >&2
+echo "perfctl/micro/ksf: $runs rounds, each runs every configuration of every program in turn" >&2
 for ((r = 1; r <= runs; r++)); do
     for p in $progs; do
         for c in $configs; do
@@ -170,7 +170,7 @@ for ((r = 1; r <= runs; r++)); do
             case $c in blpp|k*) echo "$w $(perl "$stats_pl" "$K/$c.$p.prof")" >>"$K/$p.$c.stats" ;; esac
         done
     done
-    echo "bench/ksf: round $r of $runs done" >&2
+    echo "perfctl/micro/ksf: round $r of $runs done" >&2
 done
 
 stats() {  # FILE [COLUMN]: median min max
@@ -226,14 +226,14 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # Several k-SF workers on one producer stream (PATHPROF_KSF_WORKERS): the
 # owner pre-pass and W workers in-process on synthetic streams.
-gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime bench/ksf-fanout.c \
+gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime perfctl/micro/ksf-fanout.c \
     analyzers/ksf/{forest,build,ipf,stats,feed,split,pool}.c analyzers/common/activations.c runtime/thread-start.c \
     -o "$K/ksf-fanout"
 {
     echo
-    echo "One producer stream fanned out to W k-SF workers (PATHPROF_KSF_WORKERS=W; bench/ksf-fanout.c, in-process, 8192-event batches): build rate (M events/s until every job ran), k-IPF conversion + union, total; medians of $runs; $(nproc) CPUs, load average before: $(cut -d' ' -f1-3 /proc/loadavg):"
+    echo "One producer stream fanned out to W k-SF workers (PATHPROF_KSF_WORKERS=W; perfctl/micro/ksf-fanout.c, in-process, 8192-event batches): build rate (M events/s until every job ran), k-IPF conversion + union, total; medians of $runs; $(nproc) CPUs, load average before: $(cut -d' ' -f1-3 /proc/loadavg):"
     echo
     "$K/ksf-fanout" "$runs"
 } | tee -a "$K/results.md"
 echo
-echo "bench/ksf: results in $K/results.md"
+echo "perfctl/micro/ksf: results in $K/results.md"

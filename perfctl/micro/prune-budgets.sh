@@ -1,16 +1,16 @@
 #!/bin/bash
-# After bench/prune.sh: ksf-pruned once more at larger budgets (MULTS x
+# After perfctl/micro/prune.sh: ksf-pruned once more at larger budgets (MULTS x
 # the 1% budget it chose), bzip2 and lz4 (deterministic: compared with the
-# exact profiles bench/prune.sh left; 16x skips lz4 k = 16, 32, which take
+# exact profiles perfctl/micro/prune.sh left; 16x skips lz4 k = 16, 32, which take
 # minutes). Prints one line per run: program, k, multiple, budget, wall s
-# and peak RSS KB, then bench/prune-accuracy.c's line for phi = 1e-3 and
+# and peak RSS KB, then perfctl/micro/prune-accuracy.c's line for phi = 1e-3 and
 # 1e-4 (phi recall precision max_err avg_err hot reported exact_bytes
 # pruned_peak).
 #
-# Usage: bench/prune-budgets.sh [MULTS (default "4 16")]
+# Usage: perfctl/micro/prune-budgets.sh [MULTS (default "4 16")]
 set -euo pipefail
-P=$(cd "$(dirname "$0")/.." && pwd)/build/bench/prune
-[ -x "$P/prune-accuracy" ] || { echo "bench/prune-budgets.sh: run bench/prune.sh first" >&2; exit 1; }
+P=$(cd "$(dirname "$0")/../.." && pwd)/build/bench/prune
+[ -x "$P/prune-accuracy" ] || { echo "perfctl/micro/prune-budgets.sh: run perfctl/micro/prune.sh first" >&2; exit 1; }
 export PATHPROF_QUIET=1 PATHPROF_POLICY=block
 for mult in ${1:-4 16}; do
     for p in bzip2 lz4; do
