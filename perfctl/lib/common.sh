@@ -45,8 +45,8 @@ BZIP2_FILES="blocksort huffman crctable randtable compress decompress bzlib bzip
 BZIP2_FLAGS="-O2 -D_FILE_OFFSET_BITS=64 -w"
 
 # build_bzip2 SRC DIR CONFIG: DIR/bzip2 from SRC, compiled with
-# `cflags_of CONFIG` and linked with `libs_of CONFIG` (bench/run.sh defines
-# its own pair for its other configurations); DIR starts empty.
+# `cflags_of CONFIG` and linked with `libs_of CONFIG` (perfctl/bzip2-bench
+# defines its own pair for its other configurations); DIR starts empty.
 build_bzip2() {
     local src=$1 d=$2 c=$3 objs='' f
     rm -rf "$d"; mkdir -p "$d"

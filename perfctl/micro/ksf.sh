@@ -3,7 +3,7 @@
 # forests) for k = 1 2 3 4 6 8 11 16 against counting-mode BLPP, stream-mode
 # blpp, native and -fprofile-generate, in the same rounds, on three real
 # programs built from Debian source packages:
-#   bzip2   compressing the head of bench/run.sh's generated input;
+#   bzip2   compressing the head of perfctl/bzip2-bench's generated input;
 #   lz4     lz4 -9 (HC) compressing the same kind of input;
 #   lua5.4  the interpreter running a generated script (string parsing,
 #           tables, closures, sorting).

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Issue 3, "measured, not asserted": streaming mode with the blpp analyzer
 # against native, GCC's edge profiling (-fprofile-generate) and pathprof's
-# counting mode, on bzip2 (the sources, input and gen-input of bench/run.sh)
-# and on a multithreaded program (perfctl/micro/mt-logstat.c, a pthread worker pool
-# parsing and hashing a generated log). Configurations interleaved round by
-# round; medians with min/max; outputs checked against native. From the
+# counting mode, on bzip2 (the sources, input and gen-input of
+# perfctl/bzip2-bench) and on a multithreaded program
+# (perfctl/micro/mt-logstat.c, a pthread worker pool parsing and hashing a
+# generated log). Configurations interleaved round by round; medians with min/max; outputs checked against native. From the
 # STREAM section of each timed stream run: events, producer events per
 # second, analyzer events per second per busy core, time blocked, loss.
 # Under cachegrind (small inputs): instructions per event of the probes, and

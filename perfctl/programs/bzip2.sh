@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034
 # bzip2 1.0.8 (Debian source package): loop-heavy. `bzip2 -c` of a
 # generated, mostly text-like input (perfctl/lib/gen-input.c). Built with
-# perfctl/lib/common.sh's build_bzip2, as bench/run.sh builds it.
+# perfctl/lib/common.sh's build_bzip2, as perfctl/bzip2-bench builds it.
 PROG_KIND=loop-heavy
 PROG_DESC="bzip2 -c of a perfctl/lib/gen-input.c file"
 
