@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # sets variables for the scripts that source it
-# perfctl/lib/common.sh - what perfctl, its program files and the bench
-# scripts share (the builds and their flags, bzip2's build); source it from
-# the repo root.
+# perfctl/lib/common.sh - what perfctl, its program files, bzip2-bench and
+# the micro/ scripts share (the builds and their flags, bzip2's build);
+# source it from the repo root.
 
 # The plugin, runtime and CLI must be built; sets cli, PP_CFLAGS, PP_LIBS.
 bench_pathprof_flags() {

@@ -9,7 +9,7 @@
 # second, analyzer events per second per busy core, time blocked, loss.
 # Under cachegrind (small inputs): instructions per event of the probes, and
 # the probe sequence of one hot loop from objdump.
-# Results: build/bench/stream-results.md.
+# Results: build/bench/stream/results.md.
 #
 # Usage: perfctl/micro/stream.sh [--runs N] [--size BYTES] [--small BYTES]
 #                        [--mt "LINES PASSES WORKERS"]
