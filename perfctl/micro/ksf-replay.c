@@ -1,0 +1,197 @@
+/* ksf-replay.c - the ksf analyzer's two costs on a real program's stream,
+ * replayed from a trace file (PATHPROF_ANALYZER=trace, docs/format.md
+ * section 4) with nothing else running: the k-SF build (Fig. 6, the
+ * per-event work of analyzers/ksf/feed.c, in the runtime's batches of
+ * 8192 words) and the k-SF -> k-IPF conversion (Fig. 7, done when a
+ * thread's stream ends).  Both are timed apart and reported per path
+ * event, with the forest's size and the child-list scans that the
+ * move-to-front lists cost, so that a change to the forest shows where it
+ * moved on the streams of programs the team has not written.
+ *
+ * Every thread of the trace gets its own builder, as in the analyzer; the
+ * k-IPFs are united into one.  The trace is read into memory first (the
+ * file's events must fit in RAM).
+ *
+ * Build and run (docs/performance.md, "Replaying a stream"):
+ *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers -Ianalyzers/ksf -Iruntime \
+ *       perfctl/micro/ksf-replay.c analyzers/ksf/forest.c analyzers/ksf/build.c \
+ *       analyzers/ksf/feed.c analyzers/ksf/ipf.c analyzers/common/activations.c \
+ *       -o ksf-replay
+ *   ./ksf-replay TRACE [k ...]      (default k = 8) */
+#include "common/activations.h"
+#include "ksf/build.h"
+#include "ksf/feed.h"
+#include "ksf/ipf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BATCH 8192
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+struct thread_words {
+    uint64_t *w;
+    size_t n, cap;
+};
+
+static struct thread_words *threads;
+static uint32_t nthreads;
+
+static void die(const char *what, const char *file)
+{
+    fprintf(stderr, "ksf-replay: %s: %s\n", file, what);
+    exit(2);
+}
+
+static struct thread_words *thread_of(uint32_t tid, const char *file)
+{
+    if (tid == 0 || tid > 1u << 20)
+        die("an EVENTS record names thread 0 or a thread beyond 2^20", file);
+    if (tid > nthreads) {
+        threads = realloc(threads, tid * sizeof *threads);
+        if (threads == NULL)
+            die("out of memory", file);
+        memset(threads + nthreads, 0, (tid - nthreads) * sizeof *threads);
+        nthreads = tid;
+    }
+    return &threads[tid - 1];
+}
+
+/* Reads the EVENTS records of FILE (the checksum is the CLI's business:
+ * `pathprof dump` checks it). */
+static void read_trace(const char *file)
+{
+    FILE *f = fopen(file, "rb");
+    if (f == NULL)
+        die("cannot open", file);
+    unsigned char hdr[64];
+    if (fread(hdr, 1, 64, f) != 64 || memcmp(hdr, "PPTRACE", 8) != 0)
+        die("not a pathprof trace (magic)", file);
+    for (;;) {
+        uint32_t type, tid;
+        uint64_t len;
+        if (fread(&type, 4, 1, f) != 1 || fread(&tid, 4, 1, f) != 1 || fread(&len, 8, 1, f) != 1)
+            die("truncated before the END record", file);
+        if (len % 8 != 0)
+            die("a record's length is not a multiple of 8", file);
+        if (type == 3)
+            break;
+        if (type != 1) {
+            if (fseek(f, (long)len, SEEK_CUR) != 0)
+                die("truncated record", file);
+            continue;
+        }
+        struct thread_words *t = thread_of(tid, file);
+        size_t n = len / 8;
+        if (t->n + n > t->cap) {
+            size_t cap = t->cap ? t->cap : 1 << 16;
+            while (cap < t->n + n)
+                cap *= 2;
+            t->w = realloc(t->w, cap * 8);
+            if (t->w == NULL)
+                die("out of memory", file);
+            t->cap = cap;
+        }
+        if (fread(t->w + t->n, 8, n, f) != n)
+            die("truncated EVENTS record", file);
+        t->n += n;
+    }
+    fclose(f);
+}
+
+/* Sibling-list shape: how many nodes have how many children. */
+static void shape(const struct ksf_forest *f, uint64_t *nodes_with_children, uint64_t *max_fanout,
+                  double *mean_fanout)
+{
+    uint64_t parents = 0, edges = 0, maxf = 0;
+    for (uint32_t i = 1; i < f->len; i++) {
+        uint64_t c = 0;
+        for (uint32_t s = f->n[i].child; s; s = f->n[s].sibling)
+            c++;
+        if (c) {
+            parents++;
+            edges += c;
+            if (c > maxf)
+                maxf = c;
+        }
+    }
+    *nodes_with_children = parents;
+    *max_fanout = maxf;
+    *mean_fanout = parents ? (double)edges / parents : 0;
+}
+
+static void replay(uint32_t k)
+{
+    struct ksf_forest ipf;
+    if (ksf_forest_init(&ipf) != 0)
+        die("out of memory", "k-IPF");
+    double build = 0, convert = 0;
+    uint64_t events = 0, words = 0, sf_nodes = 0, hash_ops = 0, lost = 0, parents = 0, maxf = 0;
+    double meanf = 0;
+    for (uint32_t t = 0; t < nthreads; t++) {
+        if (threads[t].n == 0)
+            continue;
+        struct ksf_builder b;
+        struct ksf_seq q;
+        if (ksf_builder_init(&b, k) != 0)
+            die("out of memory", "k-SF");
+        ksf_seq_init(&q);
+        double t0 = now();
+        for (size_t i = 0; i < threads[t].n; i += BATCH) {
+            size_t n = threads[t].n - i < BATCH ? threads[t].n - i : BATCH;
+            ksf_feed(&b, &q, threads[t].w + i, n);
+        }
+        double t1 = now();
+        ksf_make_k_ipf(&b.f, k, &ipf);
+        double t2 = now();
+        build += t1 - t0;
+        convert += t2 - t1;
+        events += b.events;
+        words += threads[t].n;
+        sf_nodes += b.f.len - 1;
+        hash_ops += b.hash_ops;
+        lost += b.lost;
+        if (t == 0)
+            shape(&b.f, &parents, &maxf, &meanf);
+        ksf_seq_free(&q);
+        ksf_builder_free(&b);
+    }
+    printf("k=%-2u  %10llu events  build %7.3f s %7.1f M events/s %6.2f ns/event  "
+           "convert %7.3f s %6.2f ns/event  k-SF %9llu nodes (%.2f per 1k events)  "
+           "k-IPF %9u nodes  hash ops/event %.3f  thread 1: %llu parents, fan-out mean %.2f max %llu%s\n",
+           k, (unsigned long long)events, build, events / build / 1e6, build * 1e9 / events,
+           convert, convert * 1e9 / events, (unsigned long long)sf_nodes,
+           1000.0 * sf_nodes / events, ipf.len - 1, (double)hash_ops / events,
+           (unsigned long long)parents, meanf, (unsigned long long)maxf,
+           lost ? "  LOST EVENTS" : "");
+    (void)words;
+    ksf_forest_free(&ipf);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: ksf-replay TRACE [k ...]\n");
+        return 2;
+    }
+    read_trace(argv[1]);
+    if (argc == 2) {
+        replay(8);
+        return 0;
+    }
+    for (int i = 2; i < argc; i++) {
+        long k = strtol(argv[i], NULL, 10);
+        if (k < 1 || k > KSF_MAX_K)
+            die("k must be 1 to 64", argv[i]);
+        replay((uint32_t)k);
+    }
+    return 0;
+}
