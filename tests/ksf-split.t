@@ -11,7 +11,7 @@
 
 A=$TAP_ROOT/analyzers
 src=("$TAP_ROOT/tests/ksf/split.c" "$TAP_ROOT/tests/ksf/forest-text.c" "$A/ksf/split.c" "$A/ksf/pool.c" "$A/ksf/feed.c"
-     "$A/common/activations.c" "$A/ksf/forest.c" "$A/ksf/build.c" "$A/ksf/ipf.c" "$A/ksf/stats.c"
+     "$A/common/activations.c" "$A/ksf/forest.c" "$A/ksf/build.c" "$A/ksf/ipf.c" "$A/ksf/suffix-links.c" "$A/ksf/stats.c"
      "$TAP_ROOT/runtime/thread-start.c")
 flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -pthread -I"$TAP_ROOT/runtime" -I"$A")
 

@@ -18,7 +18,7 @@
  * and total count).
  * Build and run (docs/kiterations.md):
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime perfctl/micro/ksf-fanout.c \
- *       analyzers/ksf/{forest,build,ipf,stats,feed,split,pool}.c analyzers/common/activations.c runtime/thread-start.c \
+ *       analyzers/ksf/{forest,build,ipf,suffix-links,stats,feed,split,pool}.c analyzers/common/activations.c runtime/thread-start.c \
  *       -o ksf-fanout
  *   ./ksf-fanout [runs] [scale] */
 #include "ksf/feed.h"

@@ -15,7 +15,8 @@
  * Build and run (docs/performance.md, "Replaying a stream"):
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers -Ianalyzers/ksf -Iruntime \
  *       perfctl/micro/ksf-replay.c analyzers/ksf/forest.c analyzers/ksf/build.c \
- *       analyzers/ksf/feed.c analyzers/ksf/ipf.c analyzers/common/activations.c \
+ *       analyzers/ksf/feed.c analyzers/ksf/ipf.c analyzers/ksf/suffix-links.c \
+ *       analyzers/common/activations.c \
  *       -o ksf-replay
  *   ./ksf-replay TRACE [k ...]      (default k = 8) */
 #include "common/activations.h"

@@ -10,7 +10,7 @@
  *            (per-activation state saved and restored as analyzers/ksf/ksf.c does).
  * Build and run (docs/kiterations.md):
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers perfctl/micro/ksf-throughput.c \
- *       analyzers/ksf/forest.c analyzers/ksf/build.c analyzers/ksf/ipf.c -o ksf-bench
+ *       analyzers/ksf/forest.c analyzers/ksf/build.c analyzers/ksf/ipf.c analyzers/ksf/suffix-links.c -o ksf-bench
  *   ./ksf-bench [million-events] */
 #include "ksf/build.h"
 #include "ksf/ipf.h"

@@ -227,7 +227,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # Several k-SF workers on one producer stream (PATHPROF_KSF_WORKERS): the
 # owner pre-pass and W workers in-process on synthetic streams.
 gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime perfctl/micro/ksf-fanout.c \
-    analyzers/ksf/{forest,build,ipf,stats,feed,split,pool}.c analyzers/common/activations.c runtime/thread-start.c \
+    analyzers/ksf/{forest,build,ipf,suffix-links,stats,feed,split,pool}.c analyzers/common/activations.c runtime/thread-start.c \
     -o "$K/ksf-fanout"
 {
     echo

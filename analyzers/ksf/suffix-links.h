@@ -1,0 +1,67 @@
+/* suffix-links.h - a k-IPF under construction whose nodes know their
+ * suffix links, so that Fig. 7's sums over every suffix of every k-SF
+ * path cost one child lookup per k-SF node instead of k.
+ *
+ * A k-SF node v whose root path is p_1 .. p_d adds its count to the k-IPF
+ * node of each suffix p_j .. p_d of at most k labels (Fig. 7 joins every
+ * node's subtree of depth k - 1 under phi).  Here v adds it to the node of
+ * its longest such suffix only; every node T = s_1 .. s_m made here knows
+ * link(T), the node of s_2 .. s_m (phi, 0, for m = 1), and
+ * ksf_linked_sum() then gives each node the counts of the longer nodes
+ * that link to it: count(S) = own(S) + the sum of count(T) over the T with
+ * link(T) = S.  link(T) is always made before T, so it has the smaller
+ * index, and one pass from the last index down sums every T before its
+ * link.  Used by the k-SF -> k-IPF conversion (ipf.c) and by the
+ * ksf-pruned analyzer's epoch flush (ksf-pruned/core.c), which builds it
+ * in a fixed number of nodes and drains it whenever it is full. */
+#ifndef PATHPROF_KSF_SUFFIX_LINKS_H
+#define PATHPROF_KSF_SUFFIX_LINKS_H
+
+#include "forest.h"
+
+#pragma GCC visibility push(hidden)
+
+struct ksf_linked {
+    struct ksf_forest f; /* the k-IPF being built; its counts are "own" until summed */
+    uint32_t *link;      /* link[T], for T < f.cap */
+    uint32_t max_nodes;  /* 0: grows as needed; else f.cap, never grown */
+    int full;            /* a node was refused: max_nodes reached, or the
+                            root table half full */
+};
+
+/* MAX_NODES 0: arrays grow as needed.  Else exactly MAX_NODES nodes
+ * (index 0 included) and NSLOTS root slots (a power of two), allocated
+ * now and never grown: ksf_linked_bytes() says what that holds.  Returns
+ * 0, or -1 when out of memory. */
+int ksf_linked_init(struct ksf_linked *l, uint32_t max_nodes, uint32_t nslots);
+void ksf_linked_free(struct ksf_linked *l);
+size_t ksf_linked_bytes(uint32_t max_nodes, uint32_t nslots);
+
+/* The child of node B (0: phi, the child is then a root) labelled LABEL,
+ * made with its suffix link (and the link's, and so on) when missing.  0
+ * when the forest is full (l->full) or out of memory (l->f.failed). */
+uint32_t ksf_linked_child(struct ksf_linked *l, uint32_t b, uint64_t label);
+
+/* The node of the suffix of length M - 1 of node T's sequence (M is T's
+ * depth); 0 for a root. */
+static inline uint32_t ksf_linked_link(const struct ksf_linked *l, uint32_t t)
+{
+    return l->link[t];
+}
+
+/* Gives every node the counts of the nodes that link to it (once, after
+ * the last count was added). */
+void ksf_linked_sum(struct ksf_linked *l);
+
+/* Empties it, keeping its arrays. */
+void ksf_linked_clear(struct ksf_linked *l);
+
+/* Adds K-SF's counts (a k-SF built with this k) into L, as Fig. 7 would
+ * add them into a k-IPF, except that the shorter suffixes get theirs only
+ * from ksf_linked_sum().  L must grow as needed (max_nodes 0).  Returns 0,
+ * or -1 when out of memory. */
+int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint32_t k);
+
+#pragma GCC visibility pop
+
+#endif
