@@ -12,7 +12,7 @@
 
 A=$TAP_ROOT/analyzers
 src=("$TAP_ROOT/tests/prune/unit.c" "$A/ksf-pruned/core.c" "$A/ksf-pruned/space-saving.c" "$A/ksf/forest.c"
-     "$A/ksf/build.c")
+     "$A/ksf/build.c" "$A/ksf/suffix-links.c")
 flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -DPATHPROF_PRUNE_CHECK -O1 -g -I"$A")
 if "$PP_GCC" "${flags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
         "${src[@]}" -lm -o "$T/prune-unit" 2>"$T/cc.err"; then

@@ -11,9 +11,14 @@
 #define KP_MIN_NODES 64u
 #define KP_MIN_SLOTS 16u
 
+static uint64_t scratch_plan(uint32_t k, uint64_t budget, uint32_t *nodes, uint32_t *nslots);
+static int scratch_init(struct kp_core *c);
+
 uint32_t kp_counters_for(uint32_t k, uint64_t budget)
 {
-    uint64_t room = budget - budget / 4, lo = 0, hi = UINT32_MAX / 8;
+    uint32_t nodes, nslots;
+    uint64_t room = budget - budget / 4 - scratch_plan(k, budget, &nodes, &nslots);
+    uint64_t lo = 0, hi = UINT32_MAX / 8;
     /* The largest m whose k summaries fit: ss_bytes grows with m. */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2, sum = 0;
@@ -27,9 +32,60 @@ uint32_t kp_counters_for(uint32_t k, uint64_t budget)
     return (uint32_t)lo;
 }
 
+/* Nodes the scratch k-IPF must hold for the flush to make progress: after
+ * a drain, the current k-SF path's last k - 1 labels are inserted again,
+ * each with the nodes of its suffixes (k(k - 1)/2), then one node and its
+ * links (k). */
+static uint32_t scratch_min_nodes(uint32_t k)
+{
+    return k * (k - 1) / 2 + 2 * k + 2;
+}
+
+/* The scratch a budget B gives at K: B/16, an eighth of it root slots;
+ * 0 when that is too small for K (a tiny budget at a large k): n-grams
+ * then go into the summaries one by one, as Fig. 7 enumerates them. */
+static uint64_t scratch_plan(uint32_t k, uint64_t budget, uint32_t *nodes, uint32_t *nslots)
+{
+    uint64_t share = budget / 16, ns = 2;
+    while (ns * 2 * sizeof(struct ksf_slot) <= share / 8)
+        ns *= 2;
+    if (share < ns * sizeof(struct ksf_slot))
+        return 0;
+    uint64_t n = (share - ns * sizeof(struct ksf_slot)) /
+                 (sizeof(struct ksf_node) + sizeof(uint32_t));
+    if (n > UINT32_MAX / 2)
+        n = UINT32_MAX / 2;
+    if (n < scratch_min_nodes(k))
+        return 0;
+    *nodes = (uint32_t)n;
+    *nslots = (uint32_t)ns;
+    return ksf_linked_bytes(*nodes, *nslots);
+}
+
+/* Without a budget, the scratch grows as needed (the flush then sums a
+ * whole epoch at once). */
+static int scratch_init(struct kp_core *c)
+{
+    c->scratch_ok = 0;
+    uint32_t nodes = 0, nslots = 0;
+    if (c->budget != 0 && scratch_plan(c->k, c->budget, &nodes, &nslots) == 0)
+        return 0;
+    if (ksf_linked_init(&c->scratch, nodes, nslots) != 0)
+        return -1;
+    c->scratch_ok = 1;
+    return 0;
+}
+
+static uint64_t scratch_bytes(const struct kp_core *c)
+{
+    if (!c->scratch_ok)
+        return 0;
+    return ksf_linked_bytes(c->scratch.f.cap, c->scratch.f.nslots);
+}
+
 uint64_t kp_core_held(const struct kp_core *c)
 {
-    uint64_t b = c->forest_bytes;
+    uint64_t b = c->forest_bytes + scratch_bytes(c);
     for (uint32_t n = 1; n <= c->k; n++)
         b += ss_bytes(n, c->sum[n - 1].cap);
     return b;
@@ -66,6 +122,10 @@ int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget)
             kp_core_free(c);
             return -1;
         }
+    if (scratch_init(c) != 0) {
+        kp_core_free(c);
+        return -1;
+    }
     kp_check(c);
     return 0;
 }
@@ -74,6 +134,8 @@ void kp_core_free(struct kp_core *c)
 {
     for (uint32_t n = 1; n <= c->k; n++)
         ss_free(&c->sum[n - 1]);
+    ksf_linked_free(&c->scratch);
+    c->scratch_ok = 0;
 }
 
 /* Fig. 7's enumeration without building the k-IPF: the down-paths of
@@ -93,14 +155,124 @@ static void flush_walk(struct kp_core *c, const struct ksf_forest *f, uint32_t u
     }
 }
 
+/* The flush through the scratch k-IPF.  Fig. 7's enumeration adds each
+ * occurrence to the summaries, k updates per k-SF node (three cache
+ * misses each: the summary's slot, its entry, its labels), where an
+ * epoch has 3 to 10 times fewer distinct n-grams (bzip2's stream: 30 M
+ * updates against 3.7 M at k = 8; perfctl/micro/ksf-replay.c).  Summed
+ * first (ksf/suffix-links.h: one lookup per k-SF node), each distinct
+ * n-gram goes in once per drain with its exact count, which weighted
+ * Space-Saving takes as one update of that weight: the guarantee is the
+ * same (docs/pruning.md).
+ *
+ * The scratch has a fixed size: when it is full, it is drained (summed,
+ * its n-grams into the summaries, emptied) and the walk goes on; the
+ * nodes the walk holds for the current k-SF path are then made again
+ * from the path's labels (their generation is older than the drain). */
+struct flusher {
+    struct kp_core *c;
+    const struct ksf_forest *sf;
+    struct ksf_linked *l;
+    uint32_t k;
+    uint32_t gen;                    /* drains so far, + 1 */
+    uint64_t lab[2 * KSF_MAX_K + 1]; /* lab[d]: the label at k-SF depth d */
+    uint32_t node[2 * KSF_MAX_K + 1]; /* its longest suffix's k-IPF node */
+    uint32_t node_gen[2 * KSF_MAX_K + 1];
+    uint64_t labels[KSF_MAX_K];      /* the drain's n-gram */
+};
+
+static void drain_walk(struct flusher *fl, uint32_t u, uint32_t d, uint64_t h)
+{
+    const struct ksf_forest *f = &fl->l->f;
+    fl->labels[d - 1] = f->n[u].label;
+    h = ss_hash_step(h, f->n[u].label);
+    if (f->n[u].count)
+        ss_add_hashed(&fl->c->sum[d - 1], fl->labels, ss_hash_final(h), f->n[u].count);
+    for (uint32_t ch = f->n[u].child; ch != 0 && d < fl->k; ch = f->n[ch].sibling)
+        drain_walk(fl, ch, d + 1, h);
+}
+
+static void drain_root(uint32_t root, void *ctx)
+{
+    drain_walk(ctx, root, 1, SS_HASH_SEED);
+}
+
+static void drain(struct flusher *fl)
+{
+    ksf_linked_sum(fl->l);
+    ksf_each_root(&fl->l->f, drain_root, fl);
+    ksf_linked_clear(fl->l);
+    fl->gen++;
+}
+
+/* The k-IPF node of the longest suffix (at most k labels) of lab[1 .. d];
+ * 0 when the scratch is full or out of memory. */
+static uint32_t node_at(struct flusher *fl, uint32_t d)
+{
+    if (fl->node_gen[d] == fl->gen)
+        return fl->node[d];
+    uint32_t base = 0;
+    if (d > 1 && fl->node_gen[d - 1] == fl->gen) {
+        uint32_t p = fl->node[d - 1];
+        base = d - 1 < fl->k ? p : ksf_linked_link(fl->l, p);
+    } else if (d > 1) {
+        /* Drained since: the parent's last min(d - 1, k - 1) labels again. */
+        uint32_t len = d - 1 < fl->k - 1 ? d - 1 : fl->k - 1;
+        for (uint32_t i = d - len; i < d && (i == d - len || base != 0); i++)
+            base = ksf_linked_child(fl->l, base, fl->lab[i]);
+        if (len > 0 && base == 0)
+            return 0;
+    }
+    uint32_t t = ksf_linked_child(fl->l, base, fl->lab[d]);
+    if (t != 0) {
+        fl->node[d] = t;
+        fl->node_gen[d] = fl->gen;
+    }
+    return t;
+}
+
+static void flush_linked_walk(struct flusher *fl, uint32_t u, uint32_t d)
+{
+    if (d > 2 * KSF_MAX_K) {
+        fl->c->failed = 1; /* deeper than Fig. 6 builds: never */
+        return;
+    }
+    fl->lab[d] = fl->sf->n[u].label;
+    fl->node_gen[d] = 0; /* a new node at this depth */
+    uint32_t t = node_at(fl, d);
+    if (t == 0 && fl->l->full) {
+        drain(fl);
+        t = node_at(fl, d);
+    }
+    if (t == 0) {
+        fl->c->failed = 1; /* out of memory: the summaries miss counts */
+        return;
+    }
+    fl->l->f.n[t].count += fl->sf->n[u].count;
+    for (uint32_t ch = fl->sf->n[u].child; ch != 0; ch = fl->sf->n[ch].sibling)
+        flush_linked_walk(fl, ch, d + 1);
+}
+
+static void flush_linked_root(uint32_t root, void *ctx)
+{
+    flush_linked_walk(ctx, root, 1);
+}
+
 /* Ends T's epoch: its n-grams into the summaries, its forest emptied. */
 static void flush(struct kp_core *c, struct kp_thread *t)
 {
     struct ksf_forest *f = &t->b.f;
-    uint64_t labels[KSF_MAX_K];
-    for (uint32_t v = 1; v < f->len; v++) {
-        labels[0] = f->n[v].label;
-        flush_walk(c, f, v, 0, labels, ss_hash_step(SS_HASH_SEED, labels[0]));
+    if (c->scratch_ok) {
+        struct flusher fl = {.c = c, .sf = f, .l = &c->scratch, .k = c->k, .gen = 1};
+        ksf_each_root(f, flush_linked_root, &fl);
+        drain(&fl);
+        c->failed |= c->scratch.f.failed;
+    } else {
+        uint64_t labels[KSF_MAX_K];
+        for (uint32_t v = 1; v < f->len; v++) {
+            labels[0] = f->n[v].label;
+            flush_walk(c, f, v, 0, labels, ss_hash_step(SS_HASH_SEED, labels[0]));
+        }
     }
     for (uint32_t n = 1; n <= c->k; n++)
         c->failed |= c->sum[n - 1].failed;

@@ -4,18 +4,21 @@
  *
  * Epochs.  Each producer thread builds an exact k-SF (ksf/build.h) until
  * the analyzer thread's forests would outgrow their share of the budget.
- * Then the epoch ends: every n-gram occurrence of the forest (each node's
- * down-paths of depth <= k - 1, Fig. 7's enumeration) goes with its exact
- * count into the per-length weighted Space-Saving summary S_n
- * (space-saving.h), and the forest is emptied, keeping its arrays.  An
+ * Then the epoch ends: the n-grams of the forest (Fig. 7's enumeration:
+ * each node's down-paths of depth <= k - 1) are summed per distinct n-gram
+ * in a scratch k-IPF (ksf/suffix-links.h), and each goes with its exact
+ * epoch count into the per-length weighted Space-Saving summary S_n
+ * (space-saving.h); the forest is emptied, keeping its arrays.  An
  * activation whose state refers to an emptied forest is re-seeded when it
  * next runs: its last k - 1 path IDs (a ring per activation) are replayed
  * with weight 0, so an n-gram that spans the epoch boundary is counted
  * once, in the epoch where it ends.
  *
  * Memory.  The budget B (bytes per analyzer thread) is split once: B/4
- * for the forests of the analyzer thread's live producer threads, the rest
- * for the k summaries, whose common capacity m is the largest that fits.
+ * for the forests of the analyzer thread's live producer threads, B/16
+ * for the flush's scratch k-IPF (none when that is too small for k), the
+ * rest for the k summaries, whose common capacity m is the largest that
+ * fits.
  * Every allocation is checked against it (kp_check); with
  * -DPATHPROF_PRUNE_CHECK a breach aborts.  Not counted: the activation
  * stacks, states and rings, which grow with the program's call depth, not
@@ -27,6 +30,7 @@
 #define PATHPROF_KSF_PRUNE_H
 
 #include "ksf/build.h"
+#include "ksf/suffix-links.h"
 #include "space-saving.h"
 
 #pragma GCC visibility push(hidden)
@@ -42,6 +46,10 @@ struct kp_core {
     uint64_t peak;          /* the most held at once (forests + summaries) */
     uint64_t threads, events, epochs, lost, overruns;
     struct ss_summary sum[KSF_MAX_K]; /* sum[n - 1]: n-grams of n paths */
+    /* The flush sums an epoch's n-grams in this k-IPF first (core.c):
+     * with a budget, a fixed B/16 that is drained whenever it fills. */
+    struct ksf_linked scratch;
+    int scratch_ok;         /* 0: too small for k; n-grams go one by one */
     struct kp_thread *live;
     int failed;
 };
