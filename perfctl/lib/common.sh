@@ -14,9 +14,11 @@ bench_pathprof_flags() {
     PP_LIBS=$("$cli" config --libs)
 }
 
-# The four builds of a program (perfctl/micro/stream.sh, perfctl/micro/ksf.sh, perfctl):
-# native; GCC's edge profiler (-fprofile-generate, what PGO runs); pathprof
-# counting mode; pathprof streaming mode (analyzer chosen at run time).
+# The builds of a program (perfctl/micro/stream.sh, perfctl/micro/ksf.sh, perfctl):
+# native; GCC's edge profiler (-fprofile-generate, what PGO runs), with
+# GCC's default counter update and with -fprofile-update=atomic; pathprof
+# counting mode, with the same two update modes (the plugin follows
+# -fprofile-update); pathprof streaming mode (analyzer chosen at run time).
 # cflags_of BUILD / libs_of BUILD: its compile and link flags (PP_CFLAGS
 # and PP_LIBS from bench_pathprof_flags or perfctl's pp_setup).
 # PERFCTL_OPT (default empty) is added last to both, for every build: the
@@ -26,7 +28,9 @@ cflags_of() {
     case $1 in
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
+        fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
         count) echo "$PP_CFLAGS ${PERFCTL_OPT:-}" ;;
+        count-atomic) echo "$PP_CFLAGS -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
         stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
@@ -35,7 +39,8 @@ libs_of() {
     case $1 in
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
-        count|stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

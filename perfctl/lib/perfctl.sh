@@ -5,12 +5,15 @@
 
 # --- builds ---------------------------------------------------------------
 # A build is how a program is compiled; a configuration is a build plus the
-# environment it runs with. Four builds:
+# environment it runs with. Six builds:
 #   native               gcc -O2
-#   fprofile-generate    GCC's edge profiler (+ value profiling), what PGO runs
+#   fprofile-generate    GCC's edge profiler (+ value profiling), what PGO runs,
+#                        with GCC's default (single-threaded) counter updates
+#   fprofile-generate-atomic   the same with -fprofile-update=atomic
 #   count                pathprof counting mode (Ball-Larus, in-thread counters)
+#   count-atomic         the same with -fprofile-update=atomic (the plugin follows it)
 #   stream               pathprof streaming mode: the analyzer is chosen at run time
-BUILDS="native fprofile-generate count stream"
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic stream"
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
 pp_setup() {
@@ -70,7 +73,7 @@ gen_input() {
 # Every configuration perfctl knows by name. `perfctl list` prints them.
 # A later issue adds a configuration here (a build and its environment).
 KS="1 2 3 4 6 8 11 16"
-DEFAULT_CONFIGS="native fprofile-generate count stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-fanout"
+DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-atomic stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-pruned-16 ksf-fanout"
 # ksf-pruned: the ksf-pruned analyzer (bounded memory) at k = PERFCTL_PRUNE_K
 # within PATHPROF_PRUNE = PERFCTL_PRUNE bytes per analyzer thread.
 PERFCTL_PRUNE=${PERFCTL_PRUNE:-16M}
@@ -90,8 +93,8 @@ config_build() {
     esac
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
-        native|fprofile-generate|count) echo "$c" ;;
-        stream-blpp|stream-trace|ksf-pruned|ksf-fanout) echo stream ;;
+        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic) echo "$c" ;;
+        stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         *) echo "" ;;
     esac
@@ -106,6 +109,7 @@ config_env() {
         stream-blpp) echo "PATHPROF_ANALYZER=blpp" ;;
         stream-trace) echo "PATHPROF_ANALYZER=trace" ;;
         ksf-pruned) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=$PERFCTL_PRUNE_K PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
+        ksf-pruned-16) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=16 PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
         ksf-fanout) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_KSF_WORKERS=$PERFCTL_KSF_WORKERS" ;;
         ksf-[0-9]*) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=${c#ksf-}" ;;
     esac

@@ -47,7 +47,8 @@ if (open my $fh, '<', "$dir/probe.txt") {
 my (%fig, @summary, %xsum);
 my @csv_cols = (qw(program kind configuration build env status note runs time_median_s time_min_s time_max_s x_native x_count
                    user_s sys_s maxrss_kb), @sw, qw(task_clock_x_native), @hw,
-                qw(cpi profile_bytes trace_bytes events lost blocked_s analyzer_busy_s analyzer_threads k ksf_nodes kipf_nodes hash_ops
+                qw(cpi profile_bytes trace_bytes events lost blocked_s analyzer_busy_s analyzer_threads produced_meps analyzer_meps
+                   ksf_nodes_per_kid k ksf_nodes kipf_nodes hash_ops
                    hash_ops_per_path_id prune_budget prune_peak prune_epochs paths_executed hash_updates
                    cg_Ir cg_x_native cg_x_count cg_D1_miss_pct cg_LL_miss_pct cg_branch_mispred_pct
                    cg_program_Ir cg_runtime_Ir cg_analyzer_Ir cg_analyzer_D1_miss_pct cg_analyzer_LL_miss_pct));
@@ -111,6 +112,14 @@ for my $p (@programs) {
             $r{$_} = $st{$_} for qw(ksf_nodes kipf_nodes hash_ops paths_executed hash_updates prune_budget prune_peak prune_epochs);
             $r{path_ids} = $st{kipf_events} // $st{prune_events};
             $r{hash_ops_per_path_id} = (defined $st{hash_ops} && $st{kipf_events}) ? sprintf('%.4f', $st{hash_ops} / $st{kipf_events}) : undef;
+            # Rates (issue 13): what the program emitted per second of its
+            # wall time, and what one analyzer thread consumed per second of
+            # its own CPU time (busy_ns sums the analyzer threads, so this
+            # is the rate of one); k-SF nodes made per 1000 path IDs (a
+            # forest that keeps growing is one whose walks miss the cache).
+            $r{produced_meps} = ($r{events} && $r{time_median_s}) ? sprintf('%.1f', $r{events} / $r{time_median_s} / 1e6) : undef;
+            $r{analyzer_meps} = ($r{events} && $r{analyzer_busy_s}) ? sprintf('%.1f', $r{events} / $r{analyzer_busy_s} / 1e6) : undef;
+            $r{ksf_nodes_per_kid} = ($st{ksf_nodes} && $r{path_ids}) ? sprintf('%.1f', 1000 * $st{ksf_nodes} / $r{path_ids}) : undef;
         }
         if (-f "$d/cg.txt") {
             my %cg;
@@ -199,19 +208,48 @@ for my $p (@programs) {
         }
         push @md, '';
     }
-    push @md, "Profiles and analyzers (medians over the timed runs): events = words in the stream (path IDs + markers); lost = dropped + late; blocked = producers' wait for a chunk; path IDs / hash ops / nodes from the KIPF section; count mode: paths counted and hash-table updates.", '';
-    push @md, '| configuration | profile bytes | events | lost | blocked s | analyzer busy s | k | path IDs | k-SF nodes | k-IPF nodes | hash ops | hash ops / path ID | pruned: budget / peak bytes, epochs |';
-    push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
-    for my $c (grep { $row{$_} && $row{$_}{status} eq 'ok' && $row{$_}{build} =~ /^(count|stream)$/ } @configs) {
+    push @md, "Profiles and analyzers (medians over the timed runs): peak RSS = the process's maximum resident set (GNU time); events = words in the stream (path IDs + markers); produced = events / median wall time; analyzer = events / analyzer busy time (CPU time in consume, summed over analyzer threads: the rate of one thread); lost = dropped + late; blocked = producers' wait for a chunk; path IDs / hash ops / nodes from the KIPF section; k-SF nodes / 1k path IDs: how fast the forest grows (each new node is a walk into memory no cache holds); count mode: paths counted and hash-table updates.", '';
+    push @md, '| configuration | profile bytes | peak RSS KB | events | produced M events/s | analyzer M events/s | lost | blocked s | analyzer busy s | k | path IDs | k-SF nodes | k-SF nodes / 1k path IDs | k-IPF nodes | hash ops | hash ops / path ID | pruned: budget / peak bytes, epochs |';
+    push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+    for my $c (grep { $row{$_} && $row{$_}{status} eq 'ok' && $row{$_}{build} =~ /^(count|count-atomic|stream)$/ } @configs) {
         my $r = $row{$c};
-        my $ev = $r->{build} eq 'count' ? fnum($r->{paths_executed}) . ' paths' : fnum($r->{events});
+        my $ev = $r->{build} =~ /^count/ ? fnum($r->{paths_executed}) . ' paths' : fnum($r->{events});
         $ev .= ' (trace file ' . fnum($r->{trace_bytes}) . ' bytes)' if defined $r->{trace_bytes};
-        my $hops = $r->{build} eq 'count' ? fnum($r->{hash_updates}) . ' (hash-mode functions)' : fnum($r->{hash_ops});
-        push @md, '| ' . join(' | ', $c, fnum($r->{profile_bytes}), $ev, fnum($r->{lost}), fnum($r->{blocked_s}, 3), fnum($r->{analyzer_busy_s}, 3),
-            $r->{k}, fnum($r->{path_ids}), fnum($r->{ksf_nodes}), fnum($r->{kipf_nodes}), $hops, $r->{hash_ops_per_path_id} // '-',
+        my $hops = $r->{build} =~ /^count/ ? fnum($r->{hash_updates}) . ' (hash-mode functions)' : fnum($r->{hash_ops});
+        push @md, '| ' . join(' | ', $c, fnum($r->{profile_bytes}), fnum($r->{maxrss_kb}), $ev, $r->{produced_meps} // '-', $r->{analyzer_meps} // '-',
+            fnum($r->{lost}), fnum($r->{blocked_s}, 3), fnum($r->{analyzer_busy_s}, 3),
+            $r->{k}, fnum($r->{path_ids}), fnum($r->{ksf_nodes}), $r->{ksf_nodes_per_kid} // '-', fnum($r->{kipf_nodes}), $hops, $r->{hash_ops_per_path_id} // '-',
             defined $r->{prune_budget} ? fnum($r->{prune_budget}) . ' / ' . fnum($r->{prune_peak}) . ', ' . fnum($r->{prune_epochs}) : '-') . ' |';
     }
     push @md, '';
+
+    # Goals (issue 13, docs/performance.md): each a ratio of medians of
+    # this run; "-" when a configuration is missing or broken.
+    my $t = sub { my $r = $row{$_[0]}; return ($r && ($r->{status} // '') eq 'ok') ? $r->{time_median_s} : undef; };
+    my @goals = (
+        ['stream-blpp', 'fprofile-generate', 1, 'stream + blpp <= -fprofile-generate (default update)'],
+        ['count', 'fprofile-generate', 1, 'counting mode <= -fprofile-generate (single)'],
+        ['count-atomic', 'fprofile-generate-atomic', 1, 'counting mode <= -fprofile-generate (both atomic)'],
+        ['ksf-8', 'stream-blpp', 1.25, 'ksf k=8 <= 1.25 x stream + blpp'],
+        ['ksf-16', 'stream-blpp', 1.5, 'ksf k=16 <= 1.5 x stream + blpp'],
+        ['ksf-pruned', 'ksf-8', 1, 'ksf-pruned k=8 <= ksf k=8'],
+        ['ksf-pruned-16', 'ksf-16', 1, 'ksf-pruned k=16 <= ksf k=16'],
+    );
+    my @gmd = ('Goals (issue 13): wall-time ratios of medians from this run.', '',
+               '| goal | ratio | target | met |', '| --- | ---: | ---: | --- |');
+    for my $g (@goals) {
+        my ($a, $b, $target, $what) = @$g;
+        my $r = ratio($t->($a), $t->($b));
+        my $met = $r eq '-' ? '-' : ($r <= $target ? 'yes' : 'no');
+        push @gmd, "| $what | $r | $target | $met |";
+    }
+    my $an = $row{'stream-blpp'};
+    push @gmd, "| blpp analyzer >= 300 M events/s per thread | " . (($an && $an->{analyzer_meps}) // '-') . " | 300 | "
+        . (($an && $an->{analyzer_meps}) ? ($an->{analyzer_meps} >= 300 ? 'yes' : 'no') : '-') . ' |';
+    my $k8 = $row{'ksf-8'};
+    push @gmd, "| ksf k=8 analyzer >= 150 M events/s per thread | " . (($k8 && $k8->{analyzer_meps}) // '-') . " | 150 | "
+        . (($k8 && $k8->{analyzer_meps}) ? ($k8->{analyzer_meps} >= 150 ? 'yes' : 'no') : '-') . ' |';
+    push @md, @gmd, '';
     open my $md, '>', "$dir/$p.md" or die "table.pl: $dir/$p.md: $!\n";
     print $md join("\n", @md), "\n";
     close $md;
