@@ -11,7 +11,7 @@
 #include "kipf_report.h"
 #include "path.h"
 #include "path_text.h"
-#include "report.h"
+#include "report_header.h"
 #include "source_lines.h"
 #include "text_out.h"
 

@@ -8,7 +8,7 @@
 #include "kprune_report.h"
 #include "path.h"
 #include "path_text.h"
-#include "report.h"
+#include "report_header.h"
 #include "source_lines.h"
 #include "text_out.h"
 

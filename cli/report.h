@@ -11,8 +11,6 @@
 /* TOP: paths per table (text) or per function (JSON); 0 means all.
  * SELECTED[i]: function i is reported (NULL: all). A path that does not
  * decode fails with err set (the profile is damaged). */
-/* The run: the NOT EXACT block when events were lost, program, mode, totals. */
-void report_header(FILE *out, const struct pp_profile *p);
 bool report_text(FILE *out, const struct pp_profile *p, const bool *selected, uint64_t top,
                  struct pp_error *err);
 bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, uint64_t top,
