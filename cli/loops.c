@@ -1,6 +1,8 @@
 /* loops.c - back edge or cut edge? (see loops.h) */
 #include "loops.h"
 
+#include <inttypes.h>
+
 #include <stdlib.h>
 
 #include "pathprof-abi.h"
@@ -89,4 +91,20 @@ out:
     free(stack_node);
     free(stack_next);
     return ok;
+}
+
+bool loops_classify_tu(struct pp_tu_meta *tu, struct pp_error *err)
+{
+    for (uint32_t i = 0; i < tu->nfuncs; i++) {
+        struct pp_func_meta *f = &tu->funcs[i];
+        if (!loops_classify(f, err)) {
+            if (f->name)
+                pp_context(err, "function %" PRIu32 " (%s)", i, f->name);
+            else
+                pp_context(err, "function %" PRIu32, i);
+            meta_free(tu);
+            return false;
+        }
+    }
+    return true;
 }

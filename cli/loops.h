@@ -28,4 +28,10 @@ enum path_end {
 /* Fills f->edge_closes_loop and f->node_start. */
 bool loops_classify(struct pp_func_meta *f, struct pp_error *err);
 
+/* loops_classify for every function of TU, just parsed by meta_parse (the
+ * readers call both: the parser knows nothing of loops).  On failure the
+ * error names the function, and TU is freed as a failed meta_parse frees
+ * it. */
+bool loops_classify_tu(struct pp_tu_meta *tu, struct pp_error *err);
+
 #endif

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "loops.h"
 #include "pathprof-abi.h"
 
 const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
@@ -336,7 +335,7 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
         uint64_t detail_offset;
         struct pp_func_meta *f = &tu->funcs[i];
         if (!parse_dirent(&c, tu, f, &detail_offset, err) ||
-            !parse_detail(blob, len, detail_offset, tu, f, err) || !loops_classify(f, err)) {
+            !parse_detail(blob, len, detail_offset, tu, f, err)) {
             if (f->name)
                 pp_context(err, "function %" PRIu32 " (%s)", i, f->name);
             else

@@ -7,6 +7,7 @@
  * before anything is allocated from it, so a damaged file costs at most
  * memory proportional to its size. */
 #include "profile.h"
+#include "section_status.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "file_bytes.h"
 #include "kipf.h"
 #include "kprune.h"
+#include "loops.h"
 #include "path.h"
 #include "pathprof-abi.h"
 
@@ -288,7 +290,7 @@ static enum tu_result read_tu(struct pp_cursor *c, struct pp_profile *p, size_t 
     if (!grow((void **)&p->tus, tus_cap, p->ntus + 1, sizeof *p->tus, err))
         return TU_META_BAD;
     tu = &p->tus[p->ntus];
-    if (!meta_parse(blob, meta_len, tu, err))
+    if (!meta_parse(blob, meta_len, tu, err) || !loops_classify_tu(tu, err))
         return TU_META_BAD;
     p->ntus++;
     /* Every function is listed, with or without counts: the labels of the

@@ -18,6 +18,7 @@
 
 #include "bytes.h"
 #include "file_bytes.h"
+#include "loops.h"
 #include "pathprof-abi.h"
 #include "trace/format.h"
 
@@ -343,7 +344,7 @@ static bool read_tu(struct trace_tu *tu, const struct record *r, struct pp_error
     for (uint64_t i = 0; i < pad; i++)
         if (padding[i] != 0)
             return pp_fail(err, "non-zero padding after the metadata");
-    if (!meta_parse(blob, meta_len, &tu->meta, err))
+    if (!meta_parse(blob, meta_len, &tu->meta, err) || !loops_classify_tu(&tu->meta, err))
         return false;
     /* The caller counts a TU (and trace_free frees it) only when it reads
      * whole, so a TU refused after its metadata was parsed frees it here. */
