@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "sections.h"
+#include "section_status.h"
 #include "path.h"
 #include "pathprof-abi.h"
 #include "text_out.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "section_status.h"
 
 static int str_cmp(const char *a, const char *b)
 {

@@ -12,7 +12,7 @@
 #include "path.h"
 #include "pathprof-abi.h"
 #include "report.h"
-#include "sections.h"
+#include "section_status.h"
 
 static int by_count_then_id(const void *pa, const void *pb)
 {

@@ -1,7 +1,7 @@
-/* sections.c - per-section status of a profile: marking what is broken,
+/* section_status.c - per-section status of a profile: marking what is broken,
  * telling a command whether it can answer, saying so on stderr and in JSON
  * (see sections.h). */
-#include "sections.h"
+#include "section_status.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

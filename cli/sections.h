@@ -56,24 +56,4 @@ struct pp_section {
     char *why;             /* DAMAGED, UNCHECKED: one line; else NULL */
 };
 
-struct pp_profile;
-
-/* "PROGRAM", "TU", ... or "unknown". */
-const char *section_kind(uint32_t tag);
-
-/* Marks section S (an index into p->sections) DAMAGED or UNCHECKED for PART
- * with the reason WHY (copied); the first mark of a section and of a part
- * is the one kept.  False only when out of memory. */
-bool section_mark(struct pp_profile *p, size_t s, enum pp_part part,
-                  enum pp_section_state state, const char *why);
-
-/* What a command may use. When a part in NEEDS (PP_NEED bits) is broken,
- * prints "pathprof: FILE: <part> unreadable (<what still works>): section N
- * (KIND, at byte B): <why>" and returns false (the caller exits 2);
- * otherwise prints one warning line per broken section and returns true. */
-bool sections_usable(const char *file, const struct pp_profile *p, unsigned needs);
-
-/* ",\n \"sections\":[...]": every section with its status (docs/json.md). */
-void sections_json(FILE *out, const struct pp_profile *p);
-
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "sections.h"
+#include "section_status.h"
 #include "kipf.h"
 #include "path.h"
 #include "text_out.h"
