@@ -218,10 +218,9 @@ static uint32_t node_at(struct flusher *fl, uint32_t d)
     } else if (d > 1) {
         /* Drained since: the parent's last min(d - 1, k - 1) labels again. */
         uint32_t len = d - 1 < fl->k - 1 ? d - 1 : fl->k - 1;
-        for (uint32_t i = d - len; i < d && (i == d - len || base != 0); i++)
-            base = ksf_linked_child(fl->l, base, fl->lab[i]);
-        if (len > 0 && base == 0)
-            return 0;
+        for (uint32_t i = d - len; i < d; i++)
+            if ((base = ksf_linked_child(fl->l, base, fl->lab[i])) == 0)
+                return 0;
     }
     uint32_t t = ksf_linked_child(fl->l, base, fl->lab[d]);
     if (t != 0) {
