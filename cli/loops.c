@@ -98,10 +98,7 @@ bool loops_classify_tu(struct pp_tu_meta *tu, struct pp_error *err)
     for (uint32_t i = 0; i < tu->nfuncs; i++) {
         struct pp_func_meta *f = &tu->funcs[i];
         if (!loops_classify(f, err)) {
-            if (f->name)
-                pp_context(err, "function %" PRIu32 " (%s)", i, f->name);
-            else
-                pp_context(err, "function %" PRIu32, i);
+            meta_func_context(err, i, f);
             meta_free(tu);
             return false;
         }

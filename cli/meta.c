@@ -298,6 +298,14 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
     return true;
 }
 
+void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f)
+{
+    if (f->name)
+        pp_context(err, "function %" PRIu32 " (%s)", i, f->name);
+    else
+        pp_context(err, "function %" PRIu32, i);
+}
+
 bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
                 struct pp_error *err)
 {
@@ -336,10 +344,7 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
         struct pp_func_meta *f = &tu->funcs[i];
         if (!parse_dirent(&c, tu, f, &detail_offset, err) ||
             !parse_detail(blob, len, detail_offset, tu, f, err)) {
-            if (f->name)
-                pp_context(err, "function %" PRIu32 " (%s)", i, f->name);
-            else
-                pp_context(err, "function %" PRIu32, i);
+            meta_func_context(err, i, f);
             goto fail;
         }
     }

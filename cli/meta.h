@@ -77,6 +77,10 @@ struct pp_flag_name {
 #define PP_NFLAG_NAMES 6
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
 
+/* Adds "function I (NAME)" to ERR's context: F, the I-th function of its
+ * TU, is what failed (meta_parse, loops_classify_tu). */
+void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f);
+
 /* Parses and validates a blob. On failure returns false with err set and
  * *tu left empty (nothing to free). */
 bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
