@@ -1,8 +1,6 @@
 /* loops.c - back edge or cut edge? (see loops.h) */
 #include "loops.h"
 
-#include <inttypes.h>
-
 #include <stdlib.h>
 
 #include "pathprof-abi.h"
