@@ -52,7 +52,7 @@ bool kipf_report_json(FILE *out, const struct pp_profile *p, const struct kipf_o
 
     if (!kpaths_collect(p, o, &paths, &n, err))
         return false;
-    kpaths_by_count(paths, n);
+    kpaths_by_count(paths, n, o->top);
     fputs("{\"program\":", out);
     json_string(out, p->has_program ? p->program : NULL);
     fprintf(out, ",\n \"pid\":%" PRIu64 ",\n \"mode\":\"%s\"", p->pid,

@@ -3,31 +3,28 @@
 
 #include <stdlib.h>
 
-#include "path.h"
+#include "path_memo.h"
 
 /* blocks[i]: blocks of node i's BL path plus its ancestors'. Nodes come
  * in preorder, so a parent's sum is known before its children's. */
 static bool sum_blocks(const struct pp_profile *p, const struct pp_kipf *k, uint64_t *blocks,
                        struct pp_error *err)
 {
-    struct path path = { 0 };
-    size_t i, allocated_for = KIPF_NONE;
+    struct path_memo *memo = path_memo_new(p);
     bool ok = true;
 
-    for (i = 0; i < k->nnodes && ok; i++) {
+    if (!memo)
+        return pp_fail(err, "out of memory");
+    for (size_t i = 0; i < k->nnodes && ok; i++) {
         const struct kipf_node *n = &k->nodes[i];
         const struct pp_func_meta *m = p->funcs[n->func].meta;
-        if (allocated_for != n->func) { /* a tree holds one function */
-            path_release(&path);
-            if (!path_alloc(m, &path, err))
-                return false;
-            allocated_for = n->func;
-        }
-        ok = path_decode(m, n->id, &path, err) || pp_context(err, "function %s", m->name);
+        uint32_t nblocks;
+        ok = path_memo_nblocks(memo, m, n->id, &nblocks, err) ||
+             pp_context(err, "function %s", m->name);
         if (ok)
-            blocks[i] = path_nblocks(&path) + (n->parent == KIPF_NONE ? 0 : blocks[n->parent]);
+            blocks[i] = nblocks + (n->parent == KIPF_NONE ? 0 : blocks[n->parent]);
     }
-    path_release(&path);
+    path_memo_free(memo);
     return ok;
 }
 
@@ -85,14 +82,61 @@ static int by_weight(const void *pa, const void *pb)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-void kpaths_by_count(struct kpath *paths, size_t n)
+typedef int (*kpath_cmp)(const void *, const void *);
+
+static void swap(struct kpath *a, struct kpath *b)
 {
-    qsort(paths, n, sizeof *paths, by_count);
+    struct kpath t = *a;
+    *a = *b;
+    *b = t;
 }
 
-void kpaths_by_weight(struct kpath *paths, size_t n)
+/* h[0..n) is a heap whose root is the path that ranks LAST under CMP. */
+static void sift_down(struct kpath *h, size_t n, size_t i, kpath_cmp cmp)
 {
-    qsort(paths, n, sizeof *paths, by_weight);
+    for (;;) {
+        size_t l = 2 * i + 1, worst = i;
+        if (l < n && cmp(&h[l], &h[worst]) > 0)
+            worst = l;
+        if (l + 1 < n && cmp(&h[l + 1], &h[worst]) > 0)
+            worst = l + 1;
+        if (worst == i)
+            return;
+        swap(&h[i], &h[worst]);
+        i = worst;
+    }
+}
+
+/* The TOP first paths under CMP, sorted, at the front; the rest after them
+ * in no order.  A report lists tens of paths out of millions (a k = 16
+ * forest has 17 M nodes): a heap of TOP keeps that O(n log TOP) instead of
+ * sorting them all.  Every comparison ends on the node index, so the
+ * result is the one a full sort gives. */
+static void rank_top(struct kpath *paths, size_t n, uint64_t top, kpath_cmp cmp)
+{
+    if (top == 0 || top >= n / 2) {
+        qsort(paths, n, sizeof *paths, cmp);
+        return;
+    }
+    size_t m = (size_t)top;
+    for (size_t i = m / 2; i-- > 0;)
+        sift_down(paths, m, i, cmp);
+    for (size_t i = m; i < n; i++)
+        if (cmp(&paths[i], &paths[0]) < 0) {
+            swap(&paths[i], &paths[0]);
+            sift_down(paths, m, 0, cmp);
+        }
+    qsort(paths, m, sizeof *paths, cmp);
+}
+
+void kpaths_by_count(struct kpath *paths, size_t n, uint64_t top)
+{
+    rank_top(paths, n, top, by_count);
+}
+
+void kpaths_by_weight(struct kpath *paths, size_t n, uint64_t top)
+{
+    rank_top(paths, n, top, by_weight);
 }
 
 uint32_t kpath_nodes(const struct pp_kipf *k, size_t node, size_t *out)

@@ -33,9 +33,10 @@ struct kpath {
 bool kpaths_collect(const struct pp_profile *p, const struct kipf_options *o,
                     struct kpath **out, size_t *n, struct pp_error *err);
 
-/* Highest first; ties in forest order (function, then IDs). */
-void kpaths_by_count(struct kpath *paths, size_t n);
-void kpaths_by_weight(struct kpath *paths, size_t n);
+/* Highest first; ties in forest order (function, then IDs).  Only the
+ * first TOP are ranked (0: all); the others follow in no order. */
+void kpaths_by_count(struct kpath *paths, size_t n, uint64_t top);
+void kpaths_by_weight(struct kpath *paths, size_t n, uint64_t top);
 
 /* The nodes from the root down to NODE into OUT (room for k); their number. */
 uint32_t kpath_nodes(const struct pp_kipf *k, size_t node, size_t *out);

@@ -83,9 +83,9 @@ static bool out_table(FILE *out, const struct pp_profile *p, struct kpath *paths
     size_t i;
 
     if (by_weight)
-        kpaths_by_weight(paths, n);
+        kpaths_by_weight(paths, n, o->top);
     else
-        kpaths_by_count(paths, n);
+        kpaths_by_count(paths, n, o->top);
     fprintf(out, "\nk-iteration paths by %s", by_weight ? "count x length" : "count");
     if (o->top && n > o->top)
         fprintf(out, " (top %" PRIu64 " of %zu)\n", o->top, n);

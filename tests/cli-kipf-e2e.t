@@ -32,6 +32,16 @@ for level in O0 O2; do
 
     cli_run report --k --json "oe-$level.pp" --function loop
     is "$RC" 0 "-$level: report --k --json"
+    all=$OUT
+    # --top N ranks only N of the paths (a heap, not a full sort): the
+    # same N, in the same order, ties included, as the head of the full list.
+    for n in 1 3 5; do
+        cli_run report --k --json --top "$n" "oe-$level.pp" --function loop
+        is "$(printf '%s\n' "$OUT" | grep '"ids"' | sed 's/,$//')" \
+            "$(printf '%s\n' "$all" | grep '"ids"' | head -n "$n" | sed 's/,$//')" \
+            "-$level: --top $n lists the first $n of the full ranking"
+    done
+    OUT=$all
     seqs=$(printf '%s\n' "$OUT" | sed -n 's/.*"ids":\[\([0-9,]*\)\],"count":\([0-9]*\),"length":\([0-9]*\).*/\3 \2 \1/p')
     is "$(printf '%s\n' "$seqs" | awk '{ n[$1]++ } END { print n[2], n[3], n[4] }')" "5 5 4" \
         "-$level: loop has 5 distinct 2-, 5 3- and 4 4-iteration paths"
