@@ -15,11 +15,10 @@
  * Siblings with equal labels are caught by kipf_merge(). */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bytes.h"
 #include "kipf_raw.h"
-#include "path.h"
+#include "path_memo.h"
 
 #define NODE_SIZE 32u
 #define FIXED_SIZE (4 + 4 + 5 * 8 + 4 + 4)
@@ -72,31 +71,13 @@ static bool read_fixed(struct pp_cursor *c, struct pp_kipf *k, struct pp_error *
     return true;
 }
 
-/* Room to decode a path of any function of the profile. */
-static bool alloc_path(const struct pp_profile *p, struct path *path, struct pp_error *err)
-{
-    const struct pp_func_meta *widest = NULL;
-    size_t t;
-    uint32_t f;
-
-    for (t = 0; t < p->ntus; t++)
-        for (f = 0; f < p->tus[t].nfuncs; f++)
-            if (!widest || p->tus[t].funcs[f].nnodes > widest->nnodes)
-                widest = &p->tus[t].funcs[f];
-    if (!widest) {
-        memset(path, 0, sizeof *path);
-        return true;
-    }
-    return path_alloc(widest, path, err);
-}
-
 /* One node's own fields; PARENT is NULL for a root. */
 static bool read_node(struct pp_cursor *c, const struct pp_profile *p,
                       const struct kipf_raw *parent, struct kipf_raw *n, uint32_t *nchildren,
-                      struct path *path, struct pp_error *err)
+                      struct path_memo *memo, struct pp_error *err)
 {
     const struct pp_func_meta *m;
-    uint32_t reserved;
+    uint32_t reserved, nblocks;
 
     n->tu = pp_take_u32(c);
     n->func = pp_take_u32(c);
@@ -118,7 +99,7 @@ static bool read_node(struct pp_cursor *c, const struct pp_profile *p,
         return pp_fail(err, "function %s, its parent's is %s: a k-iteration path lies "
                             "within one function", m->name,
                        p->tus[parent->tu].funcs[parent->func].name);
-    if (!path_decode(m, n->id, path, err))
+    if (!path_memo_nblocks(memo, m, n->id, &nblocks, err))
         return pp_context(err, "function %s", m->name);
     if (n->count == 0)
         return pp_fail(err, "count 0");
@@ -134,7 +115,7 @@ struct open_node {
 
 static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct pp_kipf *k,
                         struct kipf_raw *raw, size_t *nraw, size_t *first_root,
-                        struct path *path, struct pp_error *err)
+                        struct path_memo *memo, struct pp_error *err)
 {
     struct open_node stack[KIPF_MAX_K + 1];
     uint64_t announced = k->nroots, leaves = 0, depth_sum = 0;
@@ -160,7 +141,7 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
         if (announced > pp_cursor_left(c) / NODE_SIZE)
             return pp_fail(err, "%" PRIu64 " nodes announced do not fit in the %zu bytes "
                                 "left (node %zu)", announced, pp_cursor_left(c), n);
-        if (!read_node(c, p, parent, &raw[n], &nchildren, path, err))
+        if (!read_node(c, p, parent, &raw[n], &nchildren, memo, err))
             return pp_context(err, "node %zu (depth %d)", n, top);
         raw[n].depth = (uint32_t)top;
         announced = announced - 1 + nchildren;
@@ -203,7 +184,7 @@ bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
     struct pp_cursor c = pp_cursor_at(body, len, 0);
     struct pp_kipf *k = calloc(1, sizeof *k);
     struct kipf_raw *raw = NULL;
-    struct path path = { 0 };
+    struct path_memo *memo = NULL;
     size_t nraw = 0, first_root, room;
     bool ok;
 
@@ -217,16 +198,18 @@ bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
         return pp_fail(err, "%" PRIu64 " roots do not fit in the %zu bytes left", k->nroots,
                        pp_cursor_left(&c));
     raw = malloc((room ? room : 1) * sizeof *raw);
-    if (!raw || !alloc_path(p, &path, err)) {
+    if (raw)
+        memo = path_memo_new(p);
+    if (!raw || !memo) {
         free(raw);
         return pp_fail(err, "out of memory");
     }
-    ok = read_forest(&c, p, k, raw, &nraw, &first_root, &path, err);
+    ok = read_forest(&c, p, k, raw, &nraw, &first_root, memo, err);
     if (ok && pp_cursor_left(&c) != 0)
         ok = pp_fail(err, "%zu unexplained bytes after the forest", pp_cursor_left(&c));
     if (ok)
         ok = kipf_merge(p, k, raw, nraw, first_root, err);
-    path_release(&path);
+    path_memo_free(memo);
     free(raw);
     return ok;
 }
