@@ -75,6 +75,27 @@ static inline uint64_t pp_take_u64(struct pp_cursor *c)
     return v;
 }
 
+/* Unsigned LEB128 (7 bits a byte, least significant first, the high bit
+ * on every byte but the last): false when the bytes end first or the
+ * value does not fit in 64 bits (an 11th byte, or bits beyond the 64th). */
+static inline bool pp_get_uleb(struct pp_cursor *c, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+        if (pp_cursor_left(c) == 0)
+            return false;
+        unsigned char b = c->base[c->pos++];
+        if (shift == 63 && (b & 0x7e))
+            return false;
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = r;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Points *p at the next n bytes and skips them. */
 static inline bool pp_get_bytes(struct pp_cursor *c, uint64_t n,
                                 const unsigned char **p)

@@ -22,6 +22,7 @@
 #endif
 #define KIPF_MAX_K 64u
 #define KIPF_FLAG_PRUNED 1u        /* reserved by the format for pruned profiles */
+#define KIPF_FLAG_COMPACT 2u       /* nodes in the compact (LEB128) encoding */
 #define KIPF_NONE SIZE_MAX
 
 /* One level of the k-SF: nodes, how many have children, children in all. */

@@ -10,7 +10,9 @@
  * - it is at most k deep, its count is non-zero and at least the sum of
  *   its children's;
  * - the announced children fit in the bytes left (a lying nchildren cannot
- *   make the reader wait for nodes that do not exist);
+ *   make the reader wait for nodes that do not exist), and the forest has
+ *   no more nodes than the section announces (memory is allocated for
+ *   those, never more than the bytes left could hold);
  * - the totals of the section (nodes, leaves, leaf depths) match the forest.
  * Siblings with equal labels are caught by kipf_merge(). */
 #include <inttypes.h>
@@ -20,7 +22,10 @@
 #include "kipf_raw.h"
 #include "path_memo.h"
 
+/* A node's size: fixed, or at least this in the compact encoding (a child:
+ * path ID, count and children in one byte each; docs/format.md). */
 #define NODE_SIZE 32u
+#define COMPACT_NODE_MIN 3u
 #define FIXED_SIZE (4 + 4 + 5 * 8 + 4 + 4)
 #define LEVEL_SIZE 24u
 
@@ -41,7 +46,7 @@ static bool read_fixed(struct pp_cursor *c, struct pp_kipf *k, struct pp_error *
     reserved = pp_take_u32(c);
     if (k->k < 1 || k->k > KIPF_MAX_K)
         return pp_fail(err, "k = %" PRIu32 " (1 to %u)", k->k, KIPF_MAX_K);
-    if (k->flags & ~KIPF_FLAG_PRUNED)
+    if (k->flags & ~(KIPF_FLAG_PRUNED | KIPF_FLAG_COMPACT))
         return pp_fail(err, "unknown flags 0x%" PRIx32, k->flags);
     if (reserved != 0)
         return pp_fail(err, "reserved field is %" PRIu32 ", not 0", reserved);
@@ -72,22 +77,35 @@ static bool read_fixed(struct pp_cursor *c, struct pp_kipf *k, struct pp_error *
 }
 
 /* One node's own fields; PARENT is NULL for a root. */
-static bool read_node(struct pp_cursor *c, const struct pp_profile *p,
+static bool read_node(struct pp_cursor *c, const struct pp_profile *p, bool compact,
                       const struct kipf_raw *parent, struct kipf_raw *n, uint32_t *nchildren,
                       struct path_memo *memo, struct pp_error *err)
 {
     const struct pp_func_meta *m;
     uint32_t reserved, nblocks;
 
-    n->tu = pp_take_u32(c);
-    n->func = pp_take_u32(c);
-    n->id = pp_take_u64(c);
-    n->count = pp_take_u64(c);
-    *nchildren = pp_take_u32(c);
-    reserved = pp_take_u32(c);
+    if (compact) {
+        uint64_t tu = parent ? parent->tu : 0, func = parent ? parent->func : 0, nch = 0;
+        if ((!parent && (!pp_get_uleb(c, &tu) || !pp_get_uleb(c, &func))) ||
+            !pp_get_uleb(c, &n->id) || !pp_get_uleb(c, &n->count) || !pp_get_uleb(c, &nch))
+            return pp_fail(err, "truncated or a number of more than 64 bits");
+        if (tu > UINT32_MAX || func > UINT32_MAX || nch > UINT32_MAX)
+            return pp_fail(err, "TU %" PRIu64 ", function %" PRIu64 ", %" PRIu64
+                                " children: beyond 32 bits", tu, func, nch);
+        n->tu = (uint32_t)tu;
+        n->func = (uint32_t)func;
+        *nchildren = (uint32_t)nch;
+    } else {
+        n->tu = pp_take_u32(c);
+        n->func = pp_take_u32(c);
+        n->id = pp_take_u64(c);
+        n->count = pp_take_u64(c);
+        *nchildren = pp_take_u32(c);
+        reserved = pp_take_u32(c);
+        if (reserved != 0)
+            return pp_fail(err, "reserved field is %" PRIu32 ", not 0", reserved);
+    }
     n->first = n->next = KIPF_NONE;
-    if (reserved != 0)
-        return pp_fail(err, "reserved field is %" PRIu32 ", not 0", reserved);
     if (n->tu >= p->ntus)
         return pp_fail(err, "TU %" PRIu32 ", the profile has %zu TU sections", n->tu,
                        p->ntus);
@@ -114,12 +132,13 @@ struct open_node {
 };
 
 static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct pp_kipf *k,
-                        struct kipf_raw *raw, size_t *nraw, size_t *first_root,
+                        struct kipf_raw *raw, size_t room, size_t *nraw, size_t *first_root,
                         struct path_memo *memo, struct pp_error *err)
 {
     struct open_node stack[KIPF_MAX_K + 1];
     uint64_t announced = k->nroots, leaves = 0, depth_sum = 0;
-    size_t n = 0;
+    bool compact = k->flags & KIPF_FLAG_COMPACT;
+    size_t n = 0, node_min = compact ? COMPACT_NODE_MIN : NODE_SIZE;
     int top = 0;
 
     *first_root = KIPF_NONE;
@@ -127,7 +146,7 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
     while (top >= 0) {
         struct open_node *o = &stack[top];
         struct kipf_raw *parent = o->node == KIPF_NONE ? NULL : &raw[o->node];
-        uint32_t nchildren;
+        uint32_t nchildren = 0;
 
         if (o->left == 0) {
             if (parent && o->sum > parent->count)
@@ -138,10 +157,13 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
             continue;
         }
         /* Every node announced and not yet read must still fit. */
-        if (announced > pp_cursor_left(c) / NODE_SIZE)
+        if (announced > pp_cursor_left(c) / node_min)
             return pp_fail(err, "%" PRIu64 " nodes announced do not fit in the %zu bytes "
                                 "left (node %zu)", announced, pp_cursor_left(c), n);
-        if (!read_node(c, p, parent, &raw[n], &nchildren, memo, err))
+        if (n == room)
+            return pp_fail(err, "the section says %" PRIu64 " k-IPF nodes, the forest has "
+                                "more", k->kipf_nodes);
+        if (!read_node(c, p, compact, parent, &raw[n], &nchildren, memo, err))
             return pp_context(err, "node %zu (depth %d)", n, top);
         raw[n].depth = (uint32_t)top;
         announced = announced - 1 + nchildren;
@@ -193,10 +215,12 @@ bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
     p->kipf = k; /* profile_free frees a partial one */
     if (!read_fixed(&c, k, err))
         return false;
-    room = pp_cursor_left(&c) / NODE_SIZE;
+    room = pp_cursor_left(&c) / (k->flags & KIPF_FLAG_COMPACT ? COMPACT_NODE_MIN : NODE_SIZE);
     if (k->nroots > room)
         return pp_fail(err, "%" PRIu64 " roots do not fit in the %zu bytes left", k->nroots,
                        pp_cursor_left(&c));
+    if (k->kipf_nodes < room)
+        room = (size_t)k->kipf_nodes;
     raw = malloc((room ? room : 1) * sizeof *raw);
     if (raw)
         memo = path_memo_new(p);
@@ -204,7 +228,7 @@ bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
         free(raw);
         return pp_fail(err, "out of memory");
     }
-    ok = read_forest(&c, p, k, raw, &nraw, &first_root, memo, err);
+    ok = read_forest(&c, p, k, raw, room, &nraw, &first_root, memo, err);
     if (ok && pp_cursor_left(&c) != 0)
         ok = pp_fail(err, "%zu unexplained bytes after the forest", pp_cursor_left(&c));
     if (ok)

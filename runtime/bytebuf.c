@@ -59,6 +59,20 @@ void pprt_buf_u64(struct pprt_buf *b, uint64_t v)
         pprt_set_u64(p, v);
 }
 
+void pprt_buf_uleb(struct pprt_buf *b, uint64_t v)
+{
+    unsigned char tmp[10];
+    size_t n = 0;
+    do {
+        tmp[n] = (unsigned char)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            tmp[n] |= 0x80;
+        n++;
+    } while (v);
+    pprt_buf_put(b, tmp, n);
+}
+
 void pprt_buf_patch_u64(struct pprt_buf *b, size_t offset, uint64_t v)
 {
     if (!b->failed && offset + 8 <= b->len)

@@ -22,6 +22,9 @@ void pprt_buf_put(struct pprt_buf *b, const void *data, size_t len);
 void pprt_buf_zeros(struct pprt_buf *b, size_t len);
 void pprt_buf_u32(struct pprt_buf *b, uint32_t v);
 void pprt_buf_u64(struct pprt_buf *b, uint64_t v);
+/* V in 1 to 10 bytes, 7 bits a byte, least significant first, the high
+ * bit set on every byte but the last (unsigned LEB128). */
+void pprt_buf_uleb(struct pprt_buf *b, uint64_t v);
 /* Overwrite 8 bytes at OFFSET, which must have been put before. */
 void pprt_buf_patch_u64(struct pprt_buf *b, size_t offset, uint64_t v);
 void pprt_buf_patch_u32(struct pprt_buf *b, size_t offset, uint32_t v);

@@ -65,5 +65,29 @@ for level in O0 O2; do
     cli_run tree "oe-$level.pp" loop "$e" --prune 30
     is "$(printf '%s\n' "$OUT" | grep -c '(2 more below the threshold, count 200 in all)')" 2 \
         "-$level: tree pruned at 30% (120 of 400): the 100s go, counted"
+
+    # The compact node encoding (docs/format.md): the forest's bytes stay
+    # proportional to its nodes, a few bytes each, not 32.
+    bytes=$(perl -e 'local $/; my $d = <STDIN>; my ($n, $at) = (unpack("V", substr($d, 40, 4)), 64);
+        for (1 .. $n) { my ($tag, $len) = unpack "V x4 Q<", substr($d, $at, 16);
+            if ($tag == 4) { my $b = substr($d, $at + 16, $len); my $nl = unpack "V", substr($b, 48, 4);
+                my $nodes = unpack "Q<", substr($b, 32, 8); my $flags = unpack "V", substr($b, 4, 4);
+                print "$flags ", $len - (56 + 24 * $nl + 24), " $nodes\n"; }
+            $at += 16 + $len }' <"oe-$level.pp")
+    read -r flags fbytes fnodes <<<"$bytes"
+    ok "-$level: KIPF in the compact encoding, $fbytes bytes for $fnodes nodes" \
+        test "$((flags & 2))" = 2 -a "$fnodes" -gt 0 -a "$fbytes" -le "$((fnodes * 6))"
+    # A number that runs past the section (the continuation bit on its last
+    # byte) is refused, named, and the Ball-Larus paths still read.
+    perl -I"$PP_CLI_DIR" -MPPWrite=reseal -e 'local $/; my $d = <STDIN>; my ($n, $at) = (unpack("V", substr($d, 40, 4)), 64);
+        for (1 .. $n) { my ($tag, $len) = unpack "V x4 Q<", substr($d, $at, 16);
+            if ($tag == 4) { my $o = $at + 16 + $len - 1; substr($d, $o, 1) = chr(ord(substr($d, $o, 1)) | 0x80) }
+            $at += 16 + $len }
+        print reseal($d)' <"oe-$level.pp" >"oe-$level-cut.pp"
+    cli_run report --k "oe-$level-cut.pp"
+    like "$RC:$ERR" "^2:.*section [0-9]+ \\(KIPF, at byte [0-9]+\\): node [0-9]+ \\(depth [0-9]+\\): truncated or a number of more than 64 bits" \
+        "-$level: a compact number cut by the section's end is refused"
+    cli_run report "oe-$level-cut.pp"
+    is "$RC" 0 "-$level: ... and report still reads the Ball-Larus paths"
 done
 done_testing

@@ -11,6 +11,8 @@
 #ifndef PATHPROF_SECTION_KIPF
 #define PATHPROF_SECTION_KIPF 4u
 #endif
+/* The section's flags: nodes in the compact encoding (docs/format.md). */
+#define KSF_KIPF_COMPACT 2u
 
 /* Appends the section to OUT.  Labels are global path indices; they are
  * mapped to (TU section, function, path ID) with the runtime's TU list, so

@@ -104,13 +104,25 @@ static void put(uint64_t key, uint64_t count)
     *s = (struct slot){key, count};
 }
 
+/* Unsigned LEB128 at b + *o (compact KIPF nodes, docs/format.md). */
+static uint64_t uleb(const unsigned char *b, size_t *o)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        unsigned char c = b[(*o)++];
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80) || shift >= 63)
+            return v;
+    }
+}
+
 /* Preorder walk of the KIPF forest; PASS 0 sums counts per depth, PASS 1
  * keeps the nodes with count >= thr[depth]. */
 static void walk(const unsigned char *b, uint32_t k, uint64_t *total, const double *thr, int pass)
 {
-    uint32_t nlevels = u32(b + 48);
+    uint32_t nlevels = u32(b + 48), compact = u32(b + 4) & 2;
     size_t o = 56 + 24 * (size_t)nlevels + 16;
-    uint64_t nroots = u64(b + o), left[65], h[65];
+    uint64_t nroots = u64(b + o), left[65], h[65], tu[65], fn[65];
     o += 8;
     int d = 0;
     left[0] = nroots;
@@ -121,11 +133,29 @@ static void walk(const unsigned char *b, uint32_t k, uint64_t *total, const doub
             continue;
         }
         left[d]--;
-        const unsigned char *p = b + o;
-        o += 32;
-        uint64_t count = u64(p + 16), key;
-        uint32_t nch = u32(p + 24);
-        key = mix(mix(mix(h[d], u32(p)), u32(p + 4)), u64(p + 8));
+        uint64_t count, id, key;
+        uint32_t nch;
+        if (compact) {
+            if (d == 0) {
+                tu[0] = uleb(b, &o);
+                fn[0] = uleb(b, &o);
+            } else {
+                tu[d] = tu[d - 1];
+                fn[d] = fn[d - 1];
+            }
+            id = uleb(b, &o);
+            count = uleb(b, &o);
+            nch = (uint32_t)uleb(b, &o);
+        } else {
+            const unsigned char *p = b + o;
+            o += 32;
+            tu[d] = u32(p);
+            fn[d] = u32(p + 4);
+            id = u64(p + 8);
+            count = u64(p + 16);
+            nch = u32(p + 24);
+        }
+        key = mix(mix(mix(h[d], (uint32_t)tu[d]), (uint32_t)fn[d]), id);
         if (pass == 0)
             total[d] += count;
         else if ((double)count >= thr[d])

@@ -98,9 +98,47 @@ sub set_all_counts {
     }
 }
 
+# The compact node encoding (KIPF flags bit 1) cannot name another function
+# for a child (it has its parent's by construction): the first KIPF section
+# is rewritten in the fixed 32-byte encoding, which can, and which the
+# reader still reads; the section and payload lengths follow.
+sub kipf_to_fixed {
+    my ($tag, $body, $len) = first_section(4);
+    my $flags = u32($body + 4);
+    return unless $flags & 2;
+    my $nlevels = u32($body + 48);
+    my $o = $body + 56 + 24 * $nlevels + 24;
+    my $nroots = u64($o - 8);
+    my $fixed = substr($d, $body, $o - $body);
+    substr($fixed, 4, 4) = pack 'V', $flags & ~2;
+    my $uleb = sub {
+        my ($v, $shift) = (0, 0);
+        while (1) {
+            my $byte = ord substr($d, $o++, 1);
+            $v |= ($byte & 0x7f) << $shift;
+            return $v unless $byte & 0x80;
+            $shift += 7;
+        }
+    };
+    my $node;
+    $node = sub {
+        my ($tu, $fn) = @_;
+        ($tu, $fn) = ($uleb->(), $uleb->()) unless defined $tu;
+        my ($id, $count, $nch) = ($uleb->(), $uleb->(), $uleb->());
+        $fixed .= pack 'V V Q< Q< V V', $tu, $fn, $id, $count, $nch, 0;
+        $node->($tu, $fn) for 1 .. $nch;
+    };
+    $node->() for 1 .. $nroots;
+    die "$in: the KIPF section does not end where its forest does\n" if $o != $body + $len;
+    substr($d, $body, $len) = $fixed;
+    put64($body - 8, length $fixed);
+    put64(48, u64(48) + length($fixed) - $len);
+}
+
 my $reseal = 1;
 for my $e (@edits) {
     if ($e eq 'kipf-child-func') {
+        kipf_to_fixed();
         my ($tag, $body) = first_section(4);
         my $nlevels = u32($body + 48);
         my $node = $body + 56 + 24 * $nlevels + 24;

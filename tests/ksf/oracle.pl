@@ -97,11 +97,28 @@ sub parse_kipf {
     $o += 24;
     my (%paths, $nodes, $leaves, $depth_sum);
     # Preorder with child counts: a stack of [prefix, children left].
+    my $compact = $k{flags} & 2;
+    my $uleb = sub {    # unsigned LEB128 at $o
+        my ($v, $shift) = (0, 0);
+        while (1) {
+            problem("KIPF: a number runs past the section"), return 0 if $o >= length $b;
+            my $byte = ord substr($b, $o++, 1);
+            $v |= ($byte & 0x7f) << $shift;
+            return $v unless $byte & 0x80;
+            $shift += 7;
+        }
+    };
     my $read;
     $read = sub {
-        my ($prefix, $depth, $parent_count, $siblings) = @_;
-        my ($tu, $fn, $id, $c, $nch) = unpack 'V V Q< Q< V', substr($b, $o, 32);
-        $o += 32;
+        my ($prefix, $depth, $parent_count, $siblings, $ptu, $pfn) = @_;
+        my ($tu, $fn, $id, $c, $nch);
+        if ($compact) {
+            ($tu, $fn) = defined $ptu ? ($ptu, $pfn) : ($uleb->(), $uleb->());
+            ($id, $c, $nch) = ($uleb->(), $uleb->(), $uleb->());
+        } else {
+            ($tu, $fn, $id, $c, $nch) = unpack 'V V Q< Q< V', substr($b, $o, 32);
+            $o += 32;
+        }
         $nodes++;
         my $label = "$tu:$fn:$id";
         problem("KIPF: two siblings labelled $label under '$prefix'") if $siblings->{$label}++;
@@ -110,7 +127,7 @@ sub parse_kipf {
         problem("KIPF: node $path has count 0") if $c == 0;
         my ($sum, %seen) = (0);
         for (1 .. $nch) {
-            $sum += $read->($path, $depth + 1, $c, \%seen);
+            $sum += $read->($path, $depth + 1, $c, \%seen, $tu, $fn);
         }
         problem("KIPF: node $path count $c < its children's sum $sum") if $sum > $c;
         if ($nch == 0) {

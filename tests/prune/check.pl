@@ -37,19 +37,34 @@ sub slurp {
 # KIPF: { "tu:func:id,..." => count } and the number of nodes per depth.
 sub parse_kipf {
     my ($b) = @_;
-    my ($k, undef, undef, undef, undef, undef, undef, $nlevels) = unpack 'V V Q< Q< Q< Q< Q< V', $b;
+    my ($k, $flags, undef, undef, undef, undef, undef, $nlevels) = unpack 'V V Q< Q< Q< Q< Q< V', $b;
     my $o = 56 + 24 * $nlevels + 16;
     my ($nroots) = unpack 'Q<', substr($b, $o, 8);
     $o += 8;
     my %paths;
+    my $uleb = sub {    # unsigned LEB128 at $o (docs/format.md, compact nodes)
+        my ($v, $shift) = (0, 0);
+        while (1) {
+            my $byte = ord substr($b, $o++, 1);
+            $v |= ($byte & 0x7f) << $shift;
+            return $v unless $byte & 0x80;
+            $shift += 7;
+        }
+    };
     my $read;
     $read = sub {
-        my ($prefix) = @_;
-        my ($tu, $fn, $id, $c, $nch) = unpack 'V V Q< Q< V', substr($b, $o, 32);
-        $o += 32;
+        my ($prefix, $ptu, $pfn) = @_;
+        my ($tu, $fn, $id, $c, $nch);
+        if ($flags & 2) {
+            ($tu, $fn) = defined $ptu ? ($ptu, $pfn) : ($uleb->(), $uleb->());
+            ($id, $c, $nch) = ($uleb->(), $uleb->(), $uleb->());
+        } else {
+            ($tu, $fn, $id, $c, $nch) = unpack 'V V Q< Q< V', substr($b, $o, 32);
+            $o += 32;
+        }
         my $p = $prefix eq '' ? "$tu:$fn:$id" : "$prefix,$tu:$fn:$id";
         $paths{$p} = $c;
-        $read->($p) for 1 .. $nch;
+        $read->($p, $tu, $fn) for 1 .. $nch;
     };
     $read->('') for 1 .. $nroots;
     return { k => $k, paths => \%paths, body => $b };
