@@ -50,15 +50,29 @@ static void after_fork_child(void)
     pprt_write_unlock();
 }
 
+/* What atexit() is in glibc, said outright: __cxa_atexit with this
+ * object's __dso_handle, so that a libpathprof.so unloaded by dlclose runs
+ * the handler then and not after its code is gone.  ThreadSanitizer's
+ * atexit interceptor drops the object (it registers with no handle), and
+ * a TSan program that dlclosed libpathprof crashed at exit. */
+extern void *__dso_handle;
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+static void finish_at_exit(void *unused)
+{
+    (void)unused;
+    pprt_finish_and_write();
+}
+
 static void set_up(void)
 {
     process_pid = getpid();
     pprt_config_load();
-    /* atexit runs the handler on return from main, on exit() from any
-     * thread, and when the last thread exits after main's pthread_exit;
-     * in a shared libpathprof it also runs if the library is unloaded.
-     * The registry makes sure only the first call writes. */
-    if (atexit(pprt_finish_and_write) != 0)
+    /* The handler runs on return from main, on exit() from any thread,
+     * and when the last thread exits after main's pthread_exit; in a
+     * shared libpathprof it also runs if the library is unloaded.  The
+     * registry makes sure only the first call writes. */
+    if (__cxa_atexit(finish_at_exit, NULL, &__dso_handle) != 0)
         pprt_error("cannot register the exit handler; no profile will be written");
     if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0)
         pprt_error("cannot register fork handlers; a child forked while "
