@@ -79,7 +79,12 @@ int main(void) { int n = 0;
 n += 1;
 return n < 1; }
 C
-if "$PP_GCC" -fopenmp "$T/omp-probe.c" -o "$T/omp-probe" >/dev/null 2>&1 && "$T/omp-probe"; then
+if [ "${PP_SANITIZE:-}" = thread ]; then
+    # Debian's libgomp is not built with TSan: its barriers and reductions
+    # are invisible to it, so it reports races in any OpenMP program
+    # (docs/install.md).
+    skip "OpenMP under TSan: libgomp is not instrumented" 1
+elif "$PP_GCC" -fopenmp "$T/omp-probe.c" -o "$T/omp-probe" >/dev/null 2>&1 && "$T/omp-probe"; then
     export OMP_NUM_THREADS=4 OMP_DYNAMIC=false OMP_PROC_BIND=false
     case_ omp_loop "$S/omp_loop.c" O2 4 -fopenmp -- a1:1:- a2:2:- a2tiny:2:64
     case_ omp_loop "$S/omp_loop.c" O0 4 -fopenmp -- a1:1:-
