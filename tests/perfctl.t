@@ -167,4 +167,13 @@ while read -r e yes _; do
 done <"$T/probe"
 is "$bad" "" "counters: the probe and a run agree on what is counted ($(grep -c ' yes' "$T/probe") of $(wc -l <"$T/probe") events here)"
 
+# --- a user's own recipe: output in a file, checked through prog_output ---
+PERFCTL_FORCE_NO_HW=1 "$PERFCTL" run --programs tinyfile --programs-dir "$ROOT/tests/perfctl/programs" \
+    --configs count --define broken=count:TINY_BREAK=1 --runs 1 --cachegrind no \
+    --out "$T/out-file" --no-plot >"$T/run-file.log" 2>&1
+is "$?" 0 "perfctl run of a recipe with prog_output" || diag "$(tail -n 20 "$T/run-file.log")"
+md=$T/out-file/tinyfile.md
+like "$(grep '^| count |' "$md")" '^\| count \| ok' "prog_output: the same file as native's, count is ok"
+like "$(grep '^| broken |' "$md")" '\*\*BROKEN: output differs from native' \
+    "prog_output: a different file (stdout is empty either way) makes the configuration BROKEN"
 done_testing
