@@ -1,10 +1,10 @@
 /* kipf_report.c - `pathprof report --k` in text.
  *
- * The same shape as the BL report (report.c): the run, then the section's
- * own figures (so the reader can judge the forest: the paper's Figs. 11
- * to 14), then the sequences twice, by count and by count x length, each
- * printed as the source lines of its BL paths with the iteration
- * boundaries marked. */
+ * The same shape as the BL report (report_text.c): the run, then the
+ * section's own figures (so the reader can judge the forest: the paper's
+ * Figs. 11 to 14), then the sequences twice, by count and by count x
+ * length, each printed as the source lines of its BL paths with the
+ * iteration boundaries marked. */
 #include <inttypes.h>
 #include <stdlib.h>
 

@@ -1,9 +1,9 @@
 /* report_header.c - the header every report of a profile starts with:
  * the NOT EXACT block when the stream lost events or a section that says
  * so is damaged, then the program, the mode and the totals.  Below the
- * reports that print it (report.c, kipf_report.c, kprune_report.c), so
- * that report.c, which dispatches to the k-path reports, is not called
- * back by them (scripts/check-layers.pl). */
+ * reports that print it (report_text.c, kipf_report.c, kprune_report.c),
+ * so that none of them calls another, and report.c, which dispatches to
+ * them all, is called back by none (scripts/check-layers.pl). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
