@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #ifndef PATHPROF_SECTION_KIPF
 #define PATHPROF_SECTION_KIPF 4u   /* until runtime/pathprof-abi.h names it */

@@ -18,7 +18,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "kipf_raw.h"
 #include "path_memo.h"
 

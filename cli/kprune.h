@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 #ifndef PATHPROF_SECTION_KPRUNE
 #define PATHPROF_SECTION_KPRUNE 5u

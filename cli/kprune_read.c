@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "kipf_raw.h"
 #include "kprune.h"
 #include "profile.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "pathprof-abi.h"
 
 const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {

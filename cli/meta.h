@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 struct pp_node {
     uint32_t bb;          /* GCC bb->index; 0 ENTRY, 1 EXIT */

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "loops.h"
 #include "meta.h"
 

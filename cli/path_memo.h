@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "meta.h"
 #include "path.h"
 #include "profile.h"

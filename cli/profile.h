@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "meta.h"
 #include "sections.h"
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "file_bytes.h"
+#include "base/bytes.h"
+#include "base/file_bytes.h"
 #include "kipf.h"
 #include "kprune.h"
 #include "loops.h"

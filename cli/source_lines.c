@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file_bytes.h"
+#include "base/file_bytes.h"
 #include "text_out.h"
 
 /* Sources bigger than this are not shown (a profile may name anything). */

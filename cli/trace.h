@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "meta.h"
 
 struct trace_tu {

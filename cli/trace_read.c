@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bytes.h"
-#include "file_bytes.h"
+#include "base/bytes.h"
+#include "base/file_bytes.h"
 #include "loops.h"
 #include "pathprof-abi.h"
 #include "trace/format.h"

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "file_bytes.h"
+#include "base/file_bytes.h"
 #include "meta.h"
 #include "profile.h"
 
