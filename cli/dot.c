@@ -9,7 +9,7 @@
 
 #include "commands.h"
 #include "section_status.h"
-#include "path.h"
+#include "graph/path.h"
 #include "pathprof-abi.h"
 #include "text_out.h"
 

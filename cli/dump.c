@@ -14,7 +14,7 @@
 
 #include "common/activations.h"
 #include "commands.h"
-#include "path.h"
+#include "graph/path.h"
 #include "pathprof-abi.h"
 #include "text_out.h"
 #include "trace/format.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "kipf_report.h"
-#include "path.h"
+#include "graph/path.h"
 #include "path_text.h"
 #include "report_header.h"
 #include "source_lines.h"

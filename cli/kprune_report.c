@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "kprune_report.h"
-#include "path.h"
+#include "graph/path.h"
 #include "path_text.h"
 #include "report_header.h"
 #include "source_lines.h"

@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "meta.h"
-#include "path.h"
+#include "graph/meta.h"
+#include "graph/path.h"
 #include "profile.h"
 
 struct path_memo;

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "path.h"
+#include "graph/path.h"
 #include "source_lines.h"
 
 /* Where a node is for a reader: "t.c:12" when it has lines, else "bb N". */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "meta.h"
+#include "graph/meta.h"
 #include "sections.h"
 
 struct pp_path_count {

@@ -19,8 +19,8 @@
 #include "base/file_bytes.h"
 #include "kipf.h"
 #include "kprune.h"
-#include "loops.h"
-#include "path.h"
+#include "graph/loops.h"
+#include "graph/path.h"
 #include "pathprof-abi.h"
 
 #define FNV1A64_BASIS 0xcbf29ce484222325ull

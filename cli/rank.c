@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "path.h"
+#include "graph/path.h"
 
 bool rank_collect(const struct pp_profile *p, const bool *selected,
                   struct ranked_path **out, size_t *n, struct pp_error *err)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "json_out.h"
-#include "meta.h"
-#include "path.h"
+#include "graph/meta.h"
+#include "graph/path.h"
 #include "pathprof-abi.h"
 #include "report.h"
 #include "section_status.h"

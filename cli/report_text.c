@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "path.h"
+#include "graph/path.h"
 #include "path_text.h"
 #include "rank.h"
 #include "report.h"

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "path.h"
+#include "graph/path.h"
 
 struct source_cache;
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "meta.h"
+#include "graph/meta.h"
 
 void out_safe(FILE *out, const char *s);
 /* "name (file:line)", or "name" when the file is unknown. */

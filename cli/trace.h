@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "meta.h"
+#include "graph/meta.h"
 
 struct trace_tu {
     uint64_t tu_id, tu_base, fn_base;

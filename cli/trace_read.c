@@ -18,7 +18,7 @@
 
 #include "base/bytes.h"
 #include "base/file_bytes.h"
-#include "loops.h"
+#include "graph/loops.h"
 #include "pathprof-abi.h"
 #include "trace/format.h"
 

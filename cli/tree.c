@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "section_status.h"
 #include "kipf.h"
-#include "path.h"
+#include "graph/path.h"
 #include "text_out.h"
 
 #define DEFAULT_PRUNE 5.0

@@ -27,7 +27,7 @@
 
 #include "commands.h"
 #include "base/file_bytes.h"
-#include "meta.h"
+#include "graph/meta.h"
 #include "profile.h"
 
 int pathprof_main(int argc, char **argv);
