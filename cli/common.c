@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "func_find.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 void error_in_file(const char *file, const char *msg)
 {

@@ -11,7 +11,7 @@
 #include "section_status.h"
 #include "graph/path.h"
 #include "pathprof-abi.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 /* Inside a DOT "string": escape quote and backslash, drop control bytes. */
 static void dot_text(FILE *out, const char *s)

@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "graph/path.h"
 #include "pathprof-abi.h"
-#include "text_out.h"
+#include "out/text_out.h"
 #include "trace/format.h"
 #include "trace.h"
 

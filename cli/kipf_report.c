@@ -13,7 +13,7 @@
 #include "path_text.h"
 #include "report_header.h"
 #include "source_lines.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 static void out_section(FILE *out, const struct pp_kipf *k)
 {

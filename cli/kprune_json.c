@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "json_out.h"
+#include "out/json_out.h"
 #include "kprune_report.h"
 #include "pathprof-abi.h"
 #include "section_status.h"

@@ -10,7 +10,7 @@
 #include "path_text.h"
 #include "report_header.h"
 #include "source_lines.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 static int by_upper(const void *x, const void *y)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "pathprof-abi.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 void out_node_place(FILE *out, const struct pp_func_meta *f, uint32_t node)
 {

@@ -11,7 +11,7 @@
 #include "kprune_report.h"
 #include "report.h"
 #include "section_status.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 #define DEFAULT_TOP 10
 

@@ -12,7 +12,7 @@
 #include "pathprof-abi.h"
 #include "report_header.h"
 #include "sections.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 static void out_not_exact(FILE *out, const struct pp_profile *p)
 {

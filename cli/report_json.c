@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "json_out.h"
+#include "out/json_out.h"
 #include "graph/meta.h"
 #include "graph/path.h"
 #include "pathprof-abi.h"

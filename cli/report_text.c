@@ -14,7 +14,7 @@
 #include "report.h"
 #include "report_header.h"
 #include "source_lines.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 static double percent(uint64_t part, uint64_t whole)
 {

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_out.h"
+#include "out/json_out.h"
 #include "kipf.h"
 #include "kprune.h"
 #include "pathprof-abi.h"
 #include "profile.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 const char *section_kind(uint32_t tag)
 {

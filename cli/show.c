@@ -13,7 +13,7 @@
 #include "path_text.h"
 #include "pathprof-abi.h"
 #include "source_lines.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 static const char *edge_kind_name(uint32_t kind)
 {

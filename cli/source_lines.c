@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/file_bytes.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 /* Sources bigger than this are not shown (a profile may name anything). */
 #define SOURCE_MAX_BYTES (64u << 20)

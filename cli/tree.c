@@ -12,7 +12,7 @@
 #include "section_status.h"
 #include "kipf.h"
 #include "graph/path.h"
-#include "text_out.h"
+#include "out/text_out.h"
 
 #define DEFAULT_PRUNE 5.0
 
