@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "read/profile.h"
 
 /* Exit statuses (docs/cli.md). */
 #define EXIT_NOT_FOUND 1   /* no such function or path, no KIPF section; config: files missing */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "section_status.h"
+#include "read/section_status.h"
 #include "graph/path.h"
 #include "pathprof-abi.h"
 #include "out/text_out.h"

@@ -18,7 +18,7 @@
 #include "pathprof-abi.h"
 #include "out/text_out.h"
 #include "trace/format.h"
-#include "trace.h"
+#include "read/trace.h"
 
 struct dump {
     FILE *out;

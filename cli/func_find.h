@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "profile.h"
+#include "read/profile.h"
 
 /* Stores the indices of the matching functions in OUT (room for
  * p->nfuncs) and returns how many matched. */

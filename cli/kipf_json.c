@@ -7,7 +7,7 @@
 #include "out/json_out.h"
 #include "kipf_report.h"
 #include "pathprof-abi.h"
-#include "section_status.h"
+#include "read/section_status.h"
 
 static void out_section(FILE *out, const struct pp_kipf *k)
 {

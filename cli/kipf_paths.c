@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "path_memo.h"
+#include "read/path_memo.h"
 
 /* blocks[i]: blocks of node i's BL path plus its ancestors'. Nodes come
  * in preorder, so a parent's sum is known before its children's. */

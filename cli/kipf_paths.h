@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kipf.h"
-#include "profile.h"
+#include "read/kipf.h"
+#include "read/profile.h"
 
 /* What `report --k` lists. */
 struct kipf_options {

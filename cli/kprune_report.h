@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "kprune.h"
-#include "profile.h"
+#include "read/kprune.h"
+#include "read/profile.h"
 
 struct kprune_options {
     const bool *selected;   /* per profile function, NULL: all */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "read/profile.h"
 
 struct ranked_path {
     size_t func;       /* index into profile->funcs */

@@ -10,7 +10,7 @@
 #include "kipf_report.h"
 #include "kprune_report.h"
 #include "report.h"
-#include "section_status.h"
+#include "read/section_status.h"
 #include "out/text_out.h"
 
 #define DEFAULT_TOP 10

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "read/profile.h"
 
 /* TOP: paths per table (text) or per function (JSON); 0 means all.
  * SELECTED[i]: function i is reported (NULL: all). A path that does not

@@ -11,7 +11,7 @@
 
 #include "pathprof-abi.h"
 #include "report_header.h"
-#include "sections.h"
+#include "read/sections.h"
 #include "out/text_out.h"
 
 static void out_not_exact(FILE *out, const struct pp_profile *p)

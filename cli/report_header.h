@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "profile.h"
+#include "read/profile.h"
 
 /* The run: the NOT EXACT block when events were lost, program, mode, totals. */
 void report_header(FILE *out, const struct pp_profile *p);

@@ -12,7 +12,7 @@
 #include "graph/path.h"
 #include "pathprof-abi.h"
 #include "report.h"
-#include "section_status.h"
+#include "read/section_status.h"
 
 static int by_count_then_id(const void *pa, const void *pb)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "section_status.h"
-#include "kipf.h"
+#include "read/section_status.h"
+#include "read/kipf.h"
 #include "graph/path.h"
 #include "out/text_out.h"
 

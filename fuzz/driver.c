@@ -28,7 +28,7 @@
 #include "commands.h"
 #include "base/file_bytes.h"
 #include "graph/meta.h"
-#include "profile.h"
+#include "read/profile.h"
 
 int pathprof_main(int argc, char **argv);
 
