@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "func_find.h"
+#include "query/func_find.h"
 #include "out/text_out.h"
 
 void error_in_file(const char *file, const char *msg)

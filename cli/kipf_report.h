@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "kipf_paths.h"
+#include "query/kipf_paths.h"
 
 /* P must have a KIPF section. */
 bool kipf_report_text(FILE *out, const struct pp_profile *p, const struct kipf_options *o,

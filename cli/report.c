@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "func_find.h"
+#include "query/func_find.h"
 #include "kipf_report.h"
 #include "kprune_report.h"
 #include "report.h"

@@ -10,7 +10,7 @@
 
 #include "graph/path.h"
 #include "path_text.h"
-#include "rank.h"
+#include "query/rank.h"
 #include "report.h"
 #include "report_header.h"
 #include "source_lines.h"
