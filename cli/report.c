@@ -7,9 +7,9 @@
 
 #include "commands.h"
 #include "query/func_find.h"
-#include "kipf_report.h"
-#include "kprune_report.h"
-#include "report.h"
+#include "render/kipf_report.h"
+#include "render/kprune_report.h"
+#include "render/report.h"
 #include "read/section_status.h"
 #include "out/text_out.h"
 

@@ -10,9 +10,9 @@
 #include "commands.h"
 #include "read/section_status.h"
 #include "graph/path.h"
-#include "path_text.h"
+#include "render/path_text.h"
 #include "pathprof-abi.h"
-#include "source_lines.h"
+#include "render/source_lines.h"
 #include "out/text_out.h"
 
 static const char *edge_kind_name(uint32_t kind)
