@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmd/commands.h"
 #include "base/file_bytes.h"
 #include "graph/meta.h"
 #include "read/profile.h"
