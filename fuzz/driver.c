@@ -25,10 +25,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "file_bytes.h"
-#include "meta.h"
-#include "profile.h"
+#include "cmd/commands.h"
+#include "base/file_bytes.h"
+#include "graph/meta.h"
+#include "read/profile.h"
 
 int pathprof_main(int argc, char **argv);
 

@@ -1,0 +1,103 @@
+/* common.c - what the subcommands share (see commands.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "query/func_find.h"
+#include "out/text_out.h"
+
+void error_in_file(const char *file, const char *msg)
+{
+    fputs("pathprof: ", stderr);
+    out_safe(stderr, file);
+    fputs(": ", stderr);
+    out_safe(stderr, msg);
+    fputc('\n', stderr);
+}
+
+int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pathprof: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'pathprof --help' for more information.\n", stderr);
+    return EXIT_TROUBLE;
+}
+
+bool load_profile(const char *path, struct pp_profile *p)
+{
+    struct pp_error err;
+    if (profile_read(path, p, &err))
+        return true;
+    error_in_file(path, err.msg);
+    return false;
+}
+
+bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    unsigned long long x;
+    if (*s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    x = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *v = x;
+    return true;
+}
+
+bool find_one_function(const struct pp_profile *p, const char *path, const char *spec,
+                       size_t *index, int *status)
+{
+    size_t *found = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *found);
+    size_t n, i;
+
+    if (!found) {
+        error_in_file(path, "out of memory");
+        *status = EXIT_TROUBLE;
+        return false;
+    }
+    n = func_find(p, spec, found);
+    if (n == 1) {
+        *index = found[0];
+        free(found);
+        return true;
+    }
+    fputs("pathprof: ", stderr);
+    out_safe(stderr, path);
+    if (n == 0) {
+        fputs(": no function '", stderr);
+        out_safe(stderr, spec);
+        fputs("' (pathprof report --json lists them all)\n", stderr);
+    } else {
+        fputs(": '", stderr);
+        out_safe(stderr, spec);
+        fprintf(stderr, "' names %zu functions:", n);
+        for (i = 0; i < n; i++) {
+            const struct pp_func_meta *m = p->funcs[found[i]].meta;
+            fputs(i ? ", " : " ", stderr);
+            out_safe(stderr, m->file ? m->file : "?");
+            fputc(':', stderr);
+            out_safe(stderr, m->name);
+        }
+        fputs("; name one as FILE:NAME\n", stderr);
+    }
+    free(found);
+    *status = EXIT_NOT_FOUND;
+    return false;
+}
+
+int finish_output(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pathprof: error writing the output: %s\n", strerror(errno));
+        return EXIT_TROUBLE;
+    }
+    return status;
+}

@@ -1,0 +1,379 @@
+/* meta.c - strict parser of the TU metadata blob (docs/format.md, sec. 2).
+ *
+ * The blob comes from a file that may be damaged, so every count is checked
+ * against the bytes that remain before anything is allocated from it, and
+ * every node number, string index and offset is range-checked here once;
+ * the rest of the CLI relies on the invariants listed in meta.h. */
+#include "meta.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bytes.h"
+#include "pathprof-abi.h"
+
+const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
+    { PATHPROF_FN_HASH, "hash" },
+    { PATHPROF_FN_CUT, "cut" },
+    { PATHPROF_FN_ATOMIC, "atomic" },
+    { PATHPROF_FN_VERIFY, "verify" },
+    { PATHPROF_FN_STREAM, "stream" },
+    { PATHPROF_FN_RESUME, "resume" },
+};
+
+/* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */
+static void *zalloc(uint64_t n, size_t size, struct pp_error *err)
+{
+    void *p;
+    if (n > SIZE_MAX / size) {
+        pp_fail(err, "out of memory");
+        return NULL;
+    }
+    p = calloc(n ? (size_t)n : 1, size);
+    if (!p)
+        pp_fail(err, "out of memory");
+    return p;
+}
+
+static bool string_index_ok(const struct pp_tu_meta *tu, uint32_t index, bool none_ok)
+{
+    return index < tu->nstrings || (none_ok && index == PATHPROF_NONE);
+}
+
+static const char *string_or_null(const struct pp_tu_meta *tu, uint32_t index)
+{
+    return index == PATHPROF_NONE ? NULL : tu->strings[index];
+}
+
+static bool parse_strings(const unsigned char *blob, uint64_t len, uint64_t offset,
+                          struct pp_tu_meta *tu, struct pp_error *err)
+{
+    struct pp_cursor c;
+    uint32_t i;
+
+    if (offset > len)
+        return pp_fail(err, "string table offset %" PRIu64 " is past the end of the %" PRIu64
+                            "-byte blob", offset, len);
+    c = pp_cursor_at(blob, (size_t)len, (size_t)offset);
+    if (tu->nstrings > pp_cursor_left(&c) / 4)
+        return pp_fail(err, "%" PRIu32 " strings do not fit in the %zu bytes after the string "
+                            "table offset", tu->nstrings, pp_cursor_left(&c));
+    tu->strings = zalloc(tu->nstrings, sizeof *tu->strings, err);
+    if (!tu->strings)
+        return false;
+    for (i = 0; i < tu->nstrings; i++) {
+        uint32_t slen;
+        const unsigned char *bytes;
+        if (!pp_get_u32(&c, &slen) || !pp_get_bytes(&c, slen, &bytes))
+            return pp_fail(err, "string %" PRIu32 " runs past the end of the blob", i);
+        if (memchr(bytes, 0, slen))
+            return pp_fail(err, "string %" PRIu32 " contains a NUL byte", i);
+        tu->strings[i] = malloc((size_t)slen + 1);
+        if (!tu->strings[i])
+            return pp_fail(err, "out of memory");
+        memcpy(tu->strings[i], bytes, slen);
+        tu->strings[i][slen] = '\0';
+    }
+    return true;
+}
+
+/* Reads the 64-byte directory entry; returns the detail record offset. */
+static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
+                         struct pp_func_meta *f, uint64_t *detail_offset,
+                         struct pp_error *err)
+{
+    uint32_t name, file;
+
+    /* The directory size was checked against the blob length already. */
+    name = pp_take_u32(c);
+    file = pp_take_u32(c);
+    f->checksum = pp_take_u64(c);
+    f->flags = pp_take_u32(c);
+    f->line = pp_take_u32(c);
+    f->npaths = pp_take_u64(c);
+    f->counter_offset = pp_take_u64(c);
+    f->verify_offset = pp_take_u64(c);
+    f->nverify = pp_take_u32(c);
+    (void)pp_take_u32(c); /* reserved */
+    *detail_offset = pp_take_u64(c);
+
+    if (!string_index_ok(tu, name, false))
+        return pp_fail(err, "name string index %" PRIu32 " out of range (%" PRIu32 " strings)",
+                       name, tu->nstrings);
+    f->name = tu->strings[name];
+    if (!string_index_ok(tu, file, true))
+        return pp_fail(err, "file string index %" PRIu32 " out of range (%" PRIu32 " strings)",
+                       file, tu->nstrings);
+    f->file = string_or_null(tu, file);
+
+    /* Not needed to read the counts, but a blob whose counters do not fit its
+     * own counter array was not written by a working plugin. */
+    if (f->flags & PATHPROF_FN_HASH) {
+        if (f->counter_offset >= tu->ncounters)
+            return pp_fail(err, "hash slot %" PRIu64 " outside the %" PRIu64 " counters",
+                           f->counter_offset, tu->ncounters);
+    } else if (f->counter_offset > tu->ncounters ||
+               f->npaths > tu->ncounters - f->counter_offset) {
+        return pp_fail(err, "counters [%" PRIu64 ", +%" PRIu64 ") outside the %" PRIu64
+                            " counters", f->counter_offset, f->npaths, tu->ncounters);
+    }
+    if (f->flags & PATHPROF_FN_VERIFY) {
+        if (f->verify_offset > tu->ncounters || f->nverify > tu->ncounters - f->verify_offset)
+            return pp_fail(err, "verify counters [%" PRIu64 ", +%" PRIu32 ") outside the %"
+                                PRIu64 " counters", f->verify_offset, f->nverify,
+                           tu->ncounters);
+    } else if (f->nverify != 0) {
+        return pp_fail(err, "%" PRIu32 " verify edges without the VERIFY flag", f->nverify);
+    }
+    return true;
+}
+
+static bool check_edge(const struct pp_func_meta *f, const struct pp_edge *e,
+                       struct pp_error *err)
+{
+    if (e->src >= f->nnodes || e->dst >= f->nnodes)
+        return pp_fail(err, "node number out of range (%" PRIu32 " nodes)", f->nnodes);
+    if (e->dst == 0)
+        return pp_fail(err, "enters ENTRY");
+    if (e->src == 1)
+        return pp_fail(err, "leaves EXIT");
+    switch (e->kind) {
+    case PATHPROF_EDGE_REAL:
+        break;
+    case PATHPROF_EDGE_ENTRY_DUMMY:
+        if (e->src != 0)
+            return pp_fail(err, "entry dummy edge does not leave ENTRY");
+        break;
+    case PATHPROF_EDGE_EXIT_DUMMY:
+        if (e->dst != 1)
+            return pp_fail(err, "exit dummy edge does not enter EXIT");
+        if (e->real_dst >= f->nnodes)
+            return pp_fail(err, "real destination %" PRIu32 " out of range (%" PRIu32
+                                " nodes)", e->real_dst, f->nnodes);
+        return true;
+    case PATHPROF_EDGE_TERMINAL:
+        if (e->dst != 1)
+            return pp_fail(err, "terminal edge does not enter EXIT");
+        break;
+    default:
+        return pp_fail(err, "unknown kind %" PRIu32, e->kind);
+    }
+    if (e->real_dst != PATHPROF_NONE)
+        return pp_fail(err, "real destination set on a kind %" PRIu32 " edge", e->kind);
+    return true;
+}
+
+/* Edges are grouped by src and sorted by val (format.md); decoding depends
+ * on both, so both are checked while building the per-node index. */
+static bool index_edges(struct pp_func_meta *f, struct pp_error *err)
+{
+    uint32_t i;
+
+    f->out_first = zalloc(f->nnodes, sizeof *f->out_first, err);
+    f->out_count = zalloc(f->nnodes, sizeof *f->out_count, err);
+    if (!f->out_first || !f->out_count)
+        return false;
+    for (i = 0; i < f->nedges; i++) {
+        const struct pp_edge *e = &f->edges[i];
+        if (i == 0 || e->src != f->edges[i - 1].src) {
+            if (f->out_count[e->src] != 0)
+                return pp_fail(err, "edges of node %" PRIu32 " are not grouped together",
+                               e->src);
+            f->out_first[e->src] = i;
+        } else if (e->val < f->edges[i - 1].val) {
+            return pp_fail(err, "edges of node %" PRIu32 " are not sorted by value", e->src);
+        }
+        f->out_count[e->src]++;
+    }
+    return true;
+}
+
+/* Kahn's algorithm: a cycle would make decoding and every walk unbounded. */
+static bool check_acyclic(const struct pp_func_meta *f, struct pp_error *err)
+{
+    uint32_t *indegree = zalloc(f->nnodes, sizeof *indegree, err);
+    uint32_t *queue = zalloc(f->nnodes, sizeof *queue, err);
+    uint32_t head = 0, tail = 0, i;
+    bool ok = indegree && queue;
+
+    if (ok) {
+        for (i = 0; i < f->nedges; i++)
+            indegree[f->edges[i].dst]++;
+        for (i = 0; i < f->nnodes; i++)
+            if (indegree[i] == 0)
+                queue[tail++] = i;
+        while (head < tail) {
+            uint32_t node = queue[head++], n, j;
+            const struct pp_edge *out = meta_out_edges(f, node, &n);
+            for (j = 0; j < n; j++)
+                if (--indegree[out[j].dst] == 0)
+                    queue[tail++] = out[j].dst;
+        }
+        if (tail != f->nnodes)
+            ok = pp_fail(err, "the path graph has a cycle");
+    }
+    free(indegree);
+    free(queue);
+    return ok;
+}
+
+static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offset,
+                         const struct pp_tu_meta *tu, struct pp_func_meta *f,
+                         struct pp_error *err)
+{
+    struct pp_cursor c;
+    uint32_t i, nverify;
+
+    if (offset >= len)
+        return pp_fail(err, "detail offset %" PRIu64 " is past the end of the %" PRIu64
+                            "-byte blob", offset, len);
+    c = pp_cursor_at(blob, (size_t)len, (size_t)offset);
+
+    if (!pp_get_u32(&c, &f->nnodes))
+        return pp_fail(err, "detail record truncated");
+    if (f->nnodes < 2)
+        return pp_fail(err, "%" PRIu32 " nodes (ENTRY and EXIT at least)", f->nnodes);
+    if (f->nnodes > pp_cursor_left(&c) / PATHPROF_META_NODE_SIZE)
+        return pp_fail(err, "%" PRIu32 " nodes do not fit in the %zu bytes left", f->nnodes,
+                       pp_cursor_left(&c));
+    f->nodes = zalloc(f->nnodes, sizeof *f->nodes, err);
+    if (!f->nodes)
+        return false;
+    for (i = 0; i < f->nnodes; i++) {
+        struct pp_node *n = &f->nodes[i];
+        uint32_t file;
+        n->bb = pp_take_u32(&c);
+        file = pp_take_u32(&c);
+        n->line_first = pp_take_u32(&c);
+        n->line_last = pp_take_u32(&c);
+        if (!string_index_ok(tu, file, true))
+            return pp_fail(err, "node %" PRIu32 ": file string index %" PRIu32
+                                " out of range (%" PRIu32 " strings)", i, file, tu->nstrings);
+        n->file = string_or_null(tu, file);
+    }
+    if (f->nodes[0].bb != 0 || f->nodes[1].bb != 1)
+        return pp_fail(err, "nodes 0 and 1 are not ENTRY (bb 0) and EXIT (bb 1)");
+
+    if (!pp_get_u32(&c, &f->nedges))
+        return pp_fail(err, "detail record truncated before the edges");
+    if (f->nedges > pp_cursor_left(&c) / PATHPROF_META_EDGE_SIZE)
+        return pp_fail(err, "%" PRIu32 " edges do not fit in the %zu bytes left", f->nedges,
+                       pp_cursor_left(&c));
+    f->edges = zalloc(f->nedges, sizeof *f->edges, err);
+    if (!f->edges)
+        return false;
+    for (i = 0; i < f->nedges; i++) {
+        struct pp_edge *e = &f->edges[i];
+        e->src = pp_take_u32(&c);
+        e->dst = pp_take_u32(&c);
+        e->kind = pp_take_u32(&c);
+        e->real_dst = pp_take_u32(&c);
+        e->val = pp_take_u64(&c);
+        e->inc = (int64_t)pp_take_u64(&c);
+        if (!check_edge(f, e, err))
+            return pp_context(err, "edge %" PRIu32, i);
+    }
+    if (!index_edges(f, err) || !check_acyclic(f, err))
+        return false;
+
+    if (!pp_get_u32(&c, &nverify))
+        return pp_fail(err, "detail record truncated before the verify edges");
+    if (nverify != f->nverify)
+        return pp_fail(err, "%" PRIu32 " verify edges in the detail record, %" PRIu32
+                            " in the directory", nverify, f->nverify);
+    if (nverify > pp_cursor_left(&c) / PATHPROF_META_VERIFY_SIZE)
+        return pp_fail(err, "%" PRIu32 " verify edges do not fit in the %zu bytes left",
+                       nverify, pp_cursor_left(&c));
+    f->verify = zalloc(nverify, sizeof *f->verify, err);
+    if (!f->verify)
+        return false;
+    for (i = 0; i < nverify; i++) {
+        f->verify[i].src = pp_take_u32(&c);
+        f->verify[i].dst = pp_take_u32(&c);
+        if (f->verify[i].src >= f->nnodes || f->verify[i].dst >= f->nnodes)
+            return pp_fail(err, "verify edge %" PRIu32 ": node number out of range (%" PRIu32
+                                " nodes)", i, f->nnodes);
+    }
+    return true;
+}
+
+void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f)
+{
+    if (f->name)
+        pp_context(err, "function %" PRIu32 " (%s)", i, f->name);
+    else
+        pp_context(err, "function %" PRIu32, i);
+}
+
+bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
+                struct pp_error *err)
+{
+    struct pp_cursor c;
+    uint32_t version, i;
+    uint64_t strtab_offset;
+
+    memset(tu, 0, sizeof *tu);
+    if (len < PATHPROF_META_HEADER_SIZE)
+        return pp_fail(err, "metadata blob of %" PRIu64 " bytes is shorter than its header",
+                       len);
+    if (memcmp(blob, PATHPROF_META_MAGIC, 4) != 0)
+        return pp_fail(err, "metadata blob does not start with \"" PATHPROF_META_MAGIC "\"");
+    c = pp_cursor_at(blob, (size_t)len, 4);
+    version = pp_take_u32(&c);
+    if (version != PATHPROF_META_VERSION)
+        return pp_fail(err, "metadata version %" PRIu32 ", this pathprof reads version %u",
+                       version, PATHPROF_META_VERSION);
+    tu->nfuncs = pp_take_u32(&c);
+    tu->nstrings = pp_take_u32(&c);
+    strtab_offset = pp_take_u64(&c);
+    tu->ncounters = pp_take_u64(&c);
+    if (tu->nfuncs > pp_cursor_left(&c) / PATHPROF_META_DIRENT_SIZE) {
+        pp_fail(err, "%" PRIu32 " functions do not fit in the %" PRIu64 "-byte blob",
+                tu->nfuncs, len);
+        tu->nfuncs = 0;
+        return false;
+    }
+    if (!parse_strings(blob, len, strtab_offset, tu, err))
+        goto fail;
+    tu->funcs = zalloc(tu->nfuncs, sizeof *tu->funcs, err);
+    if (!tu->funcs)
+        goto fail;
+    for (i = 0; i < tu->nfuncs; i++) {
+        uint64_t detail_offset;
+        struct pp_func_meta *f = &tu->funcs[i];
+        if (!parse_dirent(&c, tu, f, &detail_offset, err) ||
+            !parse_detail(blob, len, detail_offset, tu, f, err)) {
+            meta_func_context(err, i, f);
+            goto fail;
+        }
+    }
+    return true;
+fail:
+    meta_free(tu);
+    return false;
+}
+
+void meta_free(struct pp_tu_meta *tu)
+{
+    uint32_t i;
+
+    if (tu->funcs) {
+        for (i = 0; i < tu->nfuncs; i++) {
+            struct pp_func_meta *f = &tu->funcs[i];
+            free(f->nodes);
+            free(f->edges);
+            free(f->out_first);
+            free(f->out_count);
+            free(f->verify);
+            free(f->edge_closes_loop);
+            free(f->node_start);
+        }
+    }
+    free(tu->funcs);
+    if (tu->strings)
+        for (i = 0; i < tu->nstrings; i++)
+            free(tu->strings[i]);
+    free(tu->strings);
+    memset(tu, 0, sizeof *tu);
+}

@@ -1,0 +1,98 @@
+/* meta.h - the TU metadata blob (docs/format.md, section 2) after parsing
+ * and validation: per function its directory entry and its numbered DAG.
+ *
+ * Invariants established by meta_parse (everything else may rely on them):
+ * - node 0 is ENTRY (bb 0), node 1 is EXIT (bb 1), nnodes >= 2;
+ * - every edge has src, dst < nnodes, no edge enters ENTRY or leaves EXIT,
+ *   kinds are known and consistent (ENTRY_DUMMY leaves ENTRY, EXIT_DUMMY and
+ *   TERMINAL enter EXIT, real_dst < nnodes exactly for EXIT_DUMMY);
+ * - the edges of one node are contiguous and sorted by ascending val, found
+ *   through out_first/out_count;
+ * - the graph is acyclic;
+ * - verify edges have src, dst < nnodes and their number matches the
+ *   directory entry. */
+#ifndef PATHPROF_CLI_META_H
+#define PATHPROF_CLI_META_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+
+struct pp_node {
+    uint32_t bb;          /* GCC bb->index; 0 ENTRY, 1 EXIT */
+    const char *file;     /* NULL when the block has no statements with a location */
+    uint32_t line_first;
+    uint32_t line_last;
+};
+
+struct pp_edge {
+    uint32_t src, dst;    /* node numbers */
+    uint32_t kind;        /* PATHPROF_EDGE_* */
+    uint32_t real_dst;    /* node number, EXIT_DUMMY only; PATHPROF_NONE otherwise */
+    uint64_t val;         /* Ball-Larus value: a path's ID is the sum over its edges */
+    int64_t inc;          /* increment after chord placement (informative) */
+};
+
+struct pp_verify_edge {
+    uint32_t src, dst;    /* node numbers */
+};
+
+struct pp_func_meta {
+    const char *name;
+    const char *file;     /* NULL when "none" */
+    uint64_t checksum;
+    uint32_t flags;       /* PATHPROF_FN_* */
+    uint32_t line;
+    uint64_t npaths;
+    uint64_t counter_offset;
+    uint64_t verify_offset;
+    uint32_t nverify;
+
+    uint32_t nnodes;
+    struct pp_node *nodes;
+    uint32_t nedges;
+    struct pp_edge *edges;
+    uint32_t *out_first;  /* per node: index of its first outgoing edge */
+    uint32_t *out_count;  /* per node: number of outgoing edges */
+    struct pp_verify_edge *verify;
+
+    /* Computed by loops_classify() (loops.c) from the graph above. */
+    uint8_t *edge_closes_loop; /* per edge: an EXIT_DUMMY edge standing for a back edge */
+    uint8_t *node_start;       /* per node: enum path_start of a path starting there */
+};
+
+struct pp_tu_meta {
+    uint32_t nfuncs;
+    struct pp_func_meta *funcs;
+    uint32_t nstrings;
+    char **strings;       /* NUL-terminated copies (strings never contain NUL) */
+    uint64_t ncounters;
+};
+
+/* Names of the function flags, in bit order (report, JSON). */
+struct pp_flag_name {
+    uint32_t bit;
+    const char *name;
+};
+#define PP_NFLAG_NAMES 6
+extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
+
+/* Adds "function I (NAME)" to ERR's context: F, the I-th function of its
+ * TU, is what failed (meta_parse, loops_classify_tu). */
+void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f);
+
+/* Parses and validates a blob. On failure returns false with err set and
+ * *tu left empty (nothing to free). */
+bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
+                struct pp_error *err);
+void meta_free(struct pp_tu_meta *tu);
+
+/* The outgoing edges of NODE are f->edges[out_first[node] ...]. */
+static inline const struct pp_edge *meta_out_edges(const struct pp_func_meta *f,
+                                                    uint32_t node, uint32_t *count)
+{
+    *count = f->out_count[node];
+    return f->edges + f->out_first[node];
+}
+
+#endif

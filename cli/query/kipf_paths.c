@@ -1,0 +1,150 @@
+/* kipf_paths.c - collecting and ordering k-iteration paths (kipf_paths.h). */
+#include "kipf_paths.h"
+
+#include <stdlib.h>
+
+#include "read/path_memo.h"
+
+/* blocks[i]: blocks of node i's BL path plus its ancestors'. Nodes come
+ * in preorder, so a parent's sum is known before its children's. */
+static bool sum_blocks(const struct pp_profile *p, const struct pp_kipf *k, uint64_t *blocks,
+                       struct pp_error *err)
+{
+    struct path_memo *memo = path_memo_new(p);
+    bool ok = true;
+
+    if (!memo)
+        return pp_fail(err, "out of memory");
+    for (size_t i = 0; i < k->nnodes && ok; i++) {
+        const struct kipf_node *n = &k->nodes[i];
+        const struct pp_func_meta *m = p->funcs[n->func].meta;
+        uint32_t nblocks;
+        ok = path_memo_nblocks(memo, m, n->id, &nblocks, err) ||
+             pp_context(err, "function %s", m->name);
+        if (ok)
+            blocks[i] = nblocks + (n->parent == KIPF_NONE ? 0 : blocks[n->parent]);
+    }
+    path_memo_free(memo);
+    return ok;
+}
+
+bool kpaths_collect(const struct pp_profile *p, const struct kipf_options *o,
+                    struct kpath **out, size_t *n, struct pp_error *err)
+{
+    const struct pp_kipf *k = p->kipf;
+    uint64_t *blocks = malloc((k->nnodes ? k->nnodes : 1) * sizeof *blocks);
+    struct kpath *paths = malloc((k->nnodes ? k->nnodes : 1) * sizeof *paths);
+    size_t i, m = 0;
+
+    if (!blocks || !paths) {
+        free(blocks);
+        free(paths);
+        return pp_fail(err, "out of memory");
+    }
+    if (!sum_blocks(p, k, blocks, err)) {
+        free(blocks);
+        free(paths);
+        return false;
+    }
+    for (i = 0; i < k->nnodes; i++) {
+        const struct kipf_node *nd = &k->nodes[i];
+        struct kpath *kp = &paths[m];
+        if ((o->selected && !o->selected[nd->func]) || nd->count < o->min_count ||
+            nd->depth + 1 < o->min_length)
+            continue;
+        kp->node = i;
+        kp->length = nd->depth + 1;
+        kp->blocks = blocks[i];
+        kp->count = nd->count;
+        if (__builtin_mul_overflow(kp->count, kp->blocks, &kp->weight))
+            kp->weight = UINT64_MAX;
+        m++;
+    }
+    free(blocks);
+    *out = paths;
+    *n = m;
+    return true;
+}
+
+static int by_count(const void *pa, const void *pb)
+{
+    const struct kpath *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return (a->node > b->node) - (a->node < b->node);
+}
+
+static int by_weight(const void *pa, const void *pb)
+{
+    const struct kpath *a = pa, *b = pb;
+    if (a->weight != b->weight)
+        return a->weight > b->weight ? -1 : 1;
+    return (a->node > b->node) - (a->node < b->node);
+}
+
+typedef int (*kpath_cmp)(const void *, const void *);
+
+static void swap(struct kpath *a, struct kpath *b)
+{
+    struct kpath t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* h[0..n) is a heap whose root is the path that ranks LAST under CMP. */
+static void sift_down(struct kpath *h, size_t n, size_t i, kpath_cmp cmp)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, worst = i;
+        if (l < n && cmp(&h[l], &h[worst]) > 0)
+            worst = l;
+        if (l + 1 < n && cmp(&h[l + 1], &h[worst]) > 0)
+            worst = l + 1;
+        if (worst == i)
+            return;
+        swap(&h[i], &h[worst]);
+        i = worst;
+    }
+}
+
+/* The TOP first paths under CMP, sorted, at the front; the rest after them
+ * in no order.  A report lists tens of paths out of millions (a k = 16
+ * forest has 17 M nodes): a heap of TOP keeps that O(n log TOP) instead of
+ * sorting them all.  Every comparison ends on the node index, so the
+ * result is the one a full sort gives. */
+static void rank_top(struct kpath *paths, size_t n, uint64_t top, kpath_cmp cmp)
+{
+    if (top == 0 || top >= n / 2) {
+        qsort(paths, n, sizeof *paths, cmp);
+        return;
+    }
+    size_t m = (size_t)top;
+    for (size_t i = m / 2; i-- > 0;)
+        sift_down(paths, m, i, cmp);
+    for (size_t i = m; i < n; i++)
+        if (cmp(&paths[i], &paths[0]) < 0) {
+            swap(&paths[i], &paths[0]);
+            sift_down(paths, m, 0, cmp);
+        }
+    qsort(paths, m, sizeof *paths, cmp);
+}
+
+void kpaths_by_count(struct kpath *paths, size_t n, uint64_t top)
+{
+    rank_top(paths, n, top, by_count);
+}
+
+void kpaths_by_weight(struct kpath *paths, size_t n, uint64_t top)
+{
+    rank_top(paths, n, top, by_weight);
+}
+
+uint32_t kpath_nodes(const struct pp_kipf *k, size_t node, size_t *out)
+{
+    uint32_t len = k->nodes[node].depth + 1, i = len;
+    while (i > 0) {
+        out[--i] = node;
+        node = k->nodes[node].parent;
+    }
+    return len;
+}

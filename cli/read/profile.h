@@ -1,0 +1,92 @@
+/* profile.h - a profile file (docs/format.md, section 3) in memory.
+ *
+ * profile_read() accepts a file only when every byte of it is accounted
+ * for and consistent (see profile_read.c); afterwards functions appear in
+ * funcs[] in file order, copies of one function from several TUs (same
+ * name, file, checksum and graph) merged into one entry. */
+#ifndef PATHPROF_CLI_PROFILE_H
+#define PATHPROF_CLI_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "graph/meta.h"
+#include "sections.h"
+
+struct pp_path_count {
+    uint64_t id;
+    uint64_t count;
+};
+
+struct pp_func {
+    const struct pp_func_meta *meta;   /* owned by one of the profile's TUs */
+    uint64_t nrecords;
+    struct pp_path_count *records;     /* ascending id, non-zero counts */
+    uint64_t *verify_counts;           /* meta->nverify counts when VERIFY, else NULL */
+    uint64_t total;                    /* sum of counts */
+    uint32_t ncopies;                  /* TUs whose counts were merged here */
+    size_t section;                    /* its TU section, in profile->sections */
+};
+
+/* The STREAM section of a stream-mode profile (docs/format.md, section 3):
+ * how the stream went, and whether the profile is exact. */
+struct pp_stream_info {
+    uint32_t policy;               /* PATHPROF_POLICY_* */
+    uint32_t chunk_events, chunks_per_thread, analyzer_threads;
+    uint64_t producers, events;
+    uint64_t dropped, late, resync, unknown; /* any non-zero: not exact */
+    uint64_t blocked_ns;
+    char *analyzers;               /* "blpp,trace" */
+};
+
+struct pp_profile {
+    uint32_t mode;                     /* PATHPROF_MODE_* */
+    uint64_t pid;
+    uint64_t time;                     /* unix seconds */
+
+    bool has_program;
+    char *program;                     /* "" when absent */
+    char *cmdline;
+    uint64_t array_updates;
+    uint64_t hash_updates;
+    uint64_t lost_after_write;
+
+    bool has_stream;
+    struct pp_stream_info stream;
+
+    size_t ntus;
+    struct pp_tu_meta *tus;
+    size_t nfuncs;
+    struct pp_func *funcs;
+
+    uint64_t total;                    /* sum of all path counts (checked to fit) */
+
+    struct pp_kipf *kipf;              /* the KIPF section (kipf.h), NULL when none or broken */
+    struct pp_kprune *kprune;          /* the KPRUNE section (kprune.h), NULL when none or broken */
+    bool has_kipf, has_kprune;         /* the file has such a section, sound or not */
+
+    size_t nsections;                  /* every section of the file, in file order */
+    struct pp_section *sections;
+    size_t broken[PP_NPARTS];          /* per part, the first section that breaks it, or
+                                          PP_NO_SECTION (sections.h) */
+};
+
+/* Reads and validates PATH. Fails (err holds one line without the file
+ * name, *p is empty) only when the envelope is wrong: header, sizes,
+ * checksum, the framing of the sections. Damage within a section is
+ * recorded in p->sections instead (sections.h); commands ask
+ * sections_usable() whether what they need is sound. */
+bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err);
+void profile_free(struct pp_profile *p);
+
+/* Sum of all path counts of the profile (0 when the counts are broken). */
+uint64_t profile_total(const struct pp_profile *p);
+
+/* Merges copies of one function found in several TUs (func_merge.c).
+ * Counts whose sum would not fit in 64 bits mark the absorbed copy's TU
+ * section damaged; false only when out of memory. */
+bool func_merge_copies(struct pp_profile *p, struct pp_error *err);
+
+#endif
