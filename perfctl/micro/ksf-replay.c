@@ -38,75 +38,13 @@ static double now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-struct thread_words {
-    uint64_t *w;
-    size_t n, cap;
-};
-
-static struct thread_words *threads;
-static uint32_t nthreads;
-
 static void die(const char *what, const char *file)
 {
     fprintf(stderr, "ksf-replay: %s: %s\n", file, what);
     exit(2);
 }
 
-static struct thread_words *thread_of(uint32_t tid, const char *file)
-{
-    if (tid == 0 || tid > 1u << 20)
-        die("an EVENTS record names thread 0 or a thread beyond 2^20", file);
-    if (tid > nthreads) {
-        threads = realloc(threads, tid * sizeof *threads);
-        if (threads == NULL)
-            die("out of memory", file);
-        memset(threads + nthreads, 0, (tid - nthreads) * sizeof *threads);
-        nthreads = tid;
-    }
-    return &threads[tid - 1];
-}
-
-/* Reads the EVENTS records of FILE (the checksum is the CLI's business:
- * `pathprof dump` checks it). */
-static void read_trace(const char *file)
-{
-    FILE *f = fopen(file, "rb");
-    if (f == NULL)
-        die("cannot open", file);
-    unsigned char hdr[64];
-    if (fread(hdr, 1, 64, f) != 64 || memcmp(hdr, "PPTRACE", 8) != 0)
-        die("not a pathprof trace (magic)", file);
-    for (;;) {
-        uint32_t type, tid;
-        uint64_t len;
-        if (fread(&type, 4, 1, f) != 1 || fread(&tid, 4, 1, f) != 1 || fread(&len, 8, 1, f) != 1)
-            die("truncated before the END record", file);
-        if (len % 8 != 0)
-            die("a record's length is not a multiple of 8", file);
-        if (type == 3)
-            break;
-        if (type != 1) {
-            if (fseek(f, (long)len, SEEK_CUR) != 0)
-                die("truncated record", file);
-            continue;
-        }
-        struct thread_words *t = thread_of(tid, file);
-        size_t n = len / 8;
-        if (t->n + n > t->cap) {
-            size_t cap = t->cap ? t->cap : 1 << 16;
-            while (cap < t->n + n)
-                cap *= 2;
-            t->w = realloc(t->w, cap * 8);
-            if (t->w == NULL)
-                die("out of memory", file);
-            t->cap = cap;
-        }
-        if (fread(t->w + t->n, 8, n, f) != n)
-            die("truncated EVENTS record", file);
-        t->n += n;
-    }
-    fclose(f);
-}
+#include "trace-words.h"
 
 /* Sibling-list shape: how many nodes have how many children. */
 static void shape(const struct ksf_forest *f, uint64_t *nodes_with_children, uint64_t *max_fanout,
