@@ -55,7 +55,7 @@ struct ss_summary {
     struct ss_entry *e;
     uint64_t *labels;    /* cap * n: entry i's labels at i * n */
     struct ss_heap *heap; /* a 4-ary min-heap on keys */
-    uint32_t *slot;      /* entry index + 1, 0 = empty */
+    uint64_t *slot;      /* entry index + 1 | hash << 32, 0 = empty */
     int failed;          /* out of memory: an update was lost */
 };
 
