@@ -29,9 +29,13 @@ edges (values add up to the path ID)
 blocks    23 24 25 27
 
 lines
-  t.c:3-5
+  t.c:3
          3 |     while (i < n) {
+    branch at line 3 -> line 4; not taken: line 10
+  t.c:4
          4 |         if (i & 1)
+    branch at line 4 -> line 5; not taken: line 7
+  t.c:5
          5 |             s += i;
   t.c:8
          8 |         i++;"
