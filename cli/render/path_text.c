@@ -150,7 +150,8 @@ static void out_way(FILE *out, const struct pp_func_meta *f, uint32_t node, uint
     }
     if (!confusable)
         return;
-    if (edge_target(e) >= 2)
+    /* A target without lines already reads "bb N". */
+    if (edge_target(e) >= 2 && f->nodes[edge_target(e)].file)
         fprintf(out, " (bb %" PRIu32 ")", f->nodes[edge_target(e)].bb);
     if (twins)
         fprintf(out, " (edge %" PRIu32 " of %" PRIu32 " to it)", rank + 1, twins + 1);
