@@ -17,7 +17,7 @@ static const struct {
     { "dump", cmd_dump },
     { "tree", cmd_tree },
     { "diff", cmd_diff },
-    /*HTML*/
+    { "html", cmd_html },
 };
 
 static void usage(FILE *out)
