@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow.h"
 #include "graph/path.h"
 
 /* Lines beyond this are not shown (a damaged profile may name any). */
@@ -66,30 +67,12 @@ static bool sum_records(struct site *s, struct site_func *f, struct pp_error *er
 static bool compute_flow(struct site_func *f, struct pp_error *err)
 {
     const struct pp_func_meta *m = f->meta;
-    struct path path;
-    uint64_t i;
-    uint32_t e;
 
     f->edge_flow = calloc(m->nedges + 1, sizeof *f->edge_flow);
     f->node_flow = calloc(m->nnodes + 1, sizeof *f->node_flow);
     if (!f->edge_flow || !f->node_flow)
         return pp_fail(err, "out of memory");
-    if (!path_alloc(m, &path, err))
-        return false;
-    for (i = 0; i < f->nrecords; i++) {
-        if (!path_decode(m, f->records[i].id, &path, err)) {
-            path_release(&path);
-            return pp_context(err, "function %s", m->name);
-        }
-        for (e = 0; e < path.nedges; e++) {
-            const struct pp_edge *edge = &m->edges[path.edges[e]];
-            f->edge_flow[path.edges[e]] = sat_add(f->edge_flow[path.edges[e]],
-                                                  f->records[i].count);
-            f->node_flow[edge->dst] = sat_add(f->node_flow[edge->dst], f->records[i].count);
-        }
-    }
-    path_release(&path);
-    return true;
+    return path_flows(m, f->records, f->nrecords, f->edge_flow, f->node_flow, err);
 }
 
 static struct site_file *file_entry(struct site *s, const char *name, size_t *cap)

@@ -119,7 +119,10 @@ static void out_header(FILE *out, const struct pp_profile *p)
         }
         fputc('\n', out);
     }
-    fprintf(out, "functions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
+    if (total == 0 && !bl_counted(p))
+        fprintf(out, "functions  %zu instrumented\n", p->nfuncs);
+    else
+        fprintf(out, "functions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
 }
 
 /* Whether the profile's BL path counts were recorded: always in count
