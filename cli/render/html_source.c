@@ -39,25 +39,32 @@ static int by_line(const void *pa, const void *pb)
 }
 
 /* The lines of FILE the path runs: each block's first and last line and
- * the code lines between, sorted, once each, as "3 4 5 8". */
+ * the code lines between that it runs (path_runs_line), sorted, once
+ * each, as "3 4 5 8". */
 static bool out_path_lines_attr(FILE *out, const struct pp_func_meta *m, const struct path *p,
                                 const char *file, struct source_cache *src,
                                 struct pp_error *err)
 {
     uint32_t *lines = NULL, n = 0, cap = 0, i, l;
+    uint8_t *on_path = malloc(m->nnodes);
 
+    if (!on_path)
+        return pp_fail(err, "out of memory");
+    path_mark_nodes(m, p, on_path);
     for (i = 0; i < path_nblocks(p); i++) {
         struct line_range r;
         if (!node_lines(&m->nodes[path_block(m, p, i)], &r) || strcmp(r.file, file) != 0)
             continue;
         for (l = r.first; l <= r.last && l - r.first < 100000; l++) {
-            if (l != r.first && l != r.last && !source_is_code(src, file, l))
+            if (l != r.first && l != r.last &&
+                (!source_is_code(src, file, l) || !path_runs_line(m, on_path, file, l)))
                 continue;
             if (n == cap) {
                 uint32_t ncap = cap ? cap * 2 : 64;
                 uint32_t *bigger = realloc(lines, ncap * sizeof *bigger);
                 if (!bigger) {
                     free(lines);
+                    free(on_path);
                     return pp_fail(err, "out of memory");
                 }
                 lines = bigger;
@@ -74,6 +81,7 @@ static bool out_path_lines_attr(FILE *out, const struct pp_func_meta *m, const s
         if (i == 0 || lines[i] != lines[i - 1])
             fprintf(out, i ? " %" PRIu32 : "%" PRIu32, lines[i]);
     free(lines);
+    free(on_path);
     return true;
 }
 

@@ -190,13 +190,40 @@ static bool decides(const struct pp_func_meta *f, const struct path *p, uint32_t
     return i + 1 < p->nedges && f->out_count[f->edges[p->edges[i + 1]].src] > 1;
 }
 
+/* Which lines of a range the path runs (path_runs_line). */
+struct kept_lines {
+    const struct pp_func_meta *f;
+    const uint8_t *on_path;
+    const char *file;
+};
+
+static bool keep_line(void *ctx, uint32_t line)
+{
+    const struct kept_lines *k = ctx;
+    return path_runs_line(k->f, k->on_path, k->file, line);
+}
+
+static void print_run(FILE *out, struct source_cache *c, const struct line_range *run,
+                      const struct pp_func_meta *f, const uint8_t *on_path, const char *indent)
+{
+    struct kept_lines k = { f, on_path, run->file };
+    if (on_path)
+        source_print_range_kept(out, c, run, indent, keep_line, &k);
+    else
+        source_print_range(out, c, run, indent);
+}
+
 void out_path_lines(FILE *out, struct source_cache *c, const struct pp_func_meta *f,
                     const struct path *p, const char *indent)
 {
     struct line_range run;
     bool open = false, any = false;
+    uint8_t *on_path = malloc(f->nnodes);
     uint32_t i;
 
+    /* Without memory for the map every line of a range is printed. */
+    if (on_path)
+        path_mark_nodes(f, p, on_path);
     for (i = 0; i < path_nblocks(p); i++) {
         struct line_range r;
         if (node_lines(&f->nodes[path_block(f, p, i)], &r)) {
@@ -208,23 +235,24 @@ void out_path_lines(FILE *out, struct source_cache *c, const struct pp_func_meta
                     run.last = r.last;
             } else {
                 if (open)
-                    source_print_range(out, c, &run, indent);
+                    print_run(out, c, &run, f, on_path, indent);
                 run = r;
                 open = any = true;
             }
         }
         if (decides(f, p, i)) {
             if (open)
-                source_print_range(out, c, &run, indent);
+                print_run(out, c, &run, f, on_path, indent);
             open = false;
             out_branch(out, f, p, i + 1, indent);
             any = true;
         }
     }
     if (open)
-        source_print_range(out, c, &run, indent);
+        print_run(out, c, &run, f, on_path, indent);
     if (!any)
         fprintf(out, "%s(no source lines recorded)\n", indent);
+    free(on_path);
 }
 
 uint32_t ids_repeat(const uint64_t *ids, uint32_t len, uint32_t i)

@@ -250,6 +250,13 @@ static void print_line(FILE *out, const struct source_file *s, uint32_t line, in
 void source_print_range(FILE *out, struct source_cache *c, const struct line_range *r,
                         const char *indent)
 {
+    source_print_range_kept(out, c, r, indent, NULL, NULL);
+}
+
+void source_print_range_kept(FILE *out, struct source_cache *c, const struct line_range *r,
+                             const char *indent, bool (*keep)(void *ctx, uint32_t line),
+                             void *ctx)
+{
     struct source_file *s;
     uint32_t line, last, shown = 0, ncode = 0;
     int width;
@@ -263,7 +270,7 @@ void source_print_range(FILE *out, struct source_cache *c, const struct line_ran
         return;
     last = r->last < s->nlines ? r->last : (uint32_t)s->nlines;
     for (line = r->first; line <= last; line++) {
-        ncode += s->code[line - 1];
+        ncode += s->code[line - 1] && (!keep || keep(ctx, line));
         if (line == UINT32_MAX)
             break;
     }
@@ -273,7 +280,8 @@ void source_print_range(FILE *out, struct source_cache *c, const struct line_ran
     for (line = r->first; line <= last; line++) {
         /* The first and last lines hold statements of the range even when
          * the scan thinks otherwise (a statement after a comment opener). */
-        if (s->code[line - 1] || line == r->first || line == last) {
+        if ((s->code[line - 1] && (!keep || keep(ctx, line))) || line == r->first ||
+            line == last) {
             if (shown == SOURCE_MAX_LINES - 1 && ncode > SOURCE_MAX_LINES && line != last) {
                 fprintf(out, "%s    %*s | ... (%" PRIu32 " more lines)\n", indent, width, "",
                         ncode - shown - 1);

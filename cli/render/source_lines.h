@@ -29,6 +29,12 @@ void source_cache_free(struct source_cache *c);
 void source_print_range(FILE *out, struct source_cache *c, const struct line_range *r,
                         const char *indent);
 
+/* The same, printing only the lines KEEP(CTX, LINE) accepts (the range's
+ * first and last line always). */
+void source_print_range_kept(FILE *out, struct source_cache *c, const struct line_range *r,
+                             const char *indent, bool (*keep)(void *ctx, uint32_t line),
+                             void *ctx);
+
 /* Whether FILE can be read (tried once, remembered). */
 bool source_readable(struct source_cache *c, const char *file);
 /* Lines of a readable FILE (0 when not readable). */
