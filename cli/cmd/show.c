@@ -145,6 +145,7 @@ int cmd_show(int argc, char **argv)
             if (path_decode(f->meta, id, &path, &err)) {
                 struct source_cache *src = source_cache_new();
                 out_show(stdout, f, &path, src);
+                source_out_missing(stdout, src, "\nsources   not found: ");
                 source_cache_free(src);
             } else {
                 /* IDs that were never recorded are checked only now. */

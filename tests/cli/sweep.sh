@@ -10,8 +10,10 @@
 #                 with one such line, or exit 0 with a silent stderr or one
 #                 warning naming a damaged section report does not need; every
 #                 other file that reads is then also run through report
-#                 --json, show and dot, which must end normally (0, 1 or 2)
-#                 with at most one line besides that warning.
+#                 --json, show, dot (and on one in four, diff with itself
+#                 and html), which must
+#                 end normally (0, 1 or 2) with at most one line besides
+#                 that warning.
 # Anything else (a signal, a sanitizer report, more lines) is a violation.
 # PROGRESS holds the file being run, so a caller that kills a hung sweep
 # can say which file hung.
@@ -52,9 +54,12 @@ for kind in $kinds; do
         # The other commands on every other readable file: they share the
         # reader, and time matters more than the last few percent here.
         [ "$rc" = 0 ] && [ $((n / stride % 2)) = 0 ] || continue
-        for cmd in "report --json" "show @ loop 3" "dot @ loop"; do
+        cmds=("report --json" "show @ loop 3" "dot @ loop")
+        # diff and html read as report does: on one file in four.
+        [ $((n / stride % 8)) = 0 ] && cmds+=("diff @ @" "html -o $dir.html @")
+        for cmd in "${cmds[@]}"; do
             # shellcheck disable=SC2086
-            set -- ${cmd/@/$f}
+            set -- ${cmd//@/$f}
             [ "$1" = report ] && set -- report "$f" --json
             "$bin" "$@" >/dev/null 2>"$err"
             rc=$?
