@@ -4,10 +4,12 @@
 # analyzers (exact Ball-Larus and k-iteration paths), run again with
 # ksf-pruned under a small memory budget (k-iteration paths with bounds),
 # each profile reported, then the HTML report of both. Run from anywhere.
+# DEMO_DIR (build/demo) is where it writes, DEMO_STATEMENTS (50000) the
+# size of the program the example interprets.
 set -eu
 cd "$(dirname "$0")/.."
 cli=build/bin/pathprof
-dir=build/demo
+dir=${DEMO_DIR:-build/demo}
 for f in build/lib/pathprof.so build/lib/libpathprof.so "$cli"; do
     if [ ! -e "$f" ]; then
         echo "demo: $f is missing: run 'make' first (or 'make demo', which does)" >&2
@@ -51,4 +53,5 @@ set -x
 "$cli" html -o "$dir/html" "$dir/exact.pp" "$dir/pruned.pp"
 { set +x; } 2>/dev/null
 echo
-echo "demo: open $(pwd)/$dir/html/index.html in a browser (static files, works offline)"
+case $dir in /*) ;; *) dir=$(pwd)/$dir ;; esac
+echo "demo: open $dir/html/index.html in a browser (static files, works offline)"
