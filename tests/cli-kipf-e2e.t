@@ -19,6 +19,12 @@ for level in O0 O2; do
     is "$RC:$ERR" "0:" "-$level: report --k reads the ksf analyzer's KIPF section"
     like "$OUT" "k          4 \(sequences of up to 4 BL paths\), 1 threads, 801 path events" \
         "-$level: header: k, 1 thread, 100 x 7 + 101 path events"
+    has "$OUT" "analysis   k 4, budget none (exact), sampling none (every path counted), threads 1 producing, 1 analyzing" \
+        "-$level: header: k, budget, sampling, threads"
+    has "$OUT" "lost       0 events" "-$level: header: nothing lost"
+    has "$OUT" "paths      not counted (the blpp analyzer did not run; report --k shows the k-iteration paths)" \
+        "-$level: a ksf-only profile: its BL paths were not counted ..."
+    lacks "$OUT" "^paths +0 executed|executed$" "-$level: ... not '0 executed'"
     # The hottest sequence: E E, 200 times (2 per call).
     title=$(printf '%s\n' "$OUT" | grep -m1 '^#1  ')
     e=$(printf '%s\n' "$title" | sed -n 's/^#1  loop (oddeven\.c:[0-9]*)  paths \([0-9]*\) x2$/\1/p')

@@ -67,7 +67,7 @@ works() {
         fail "$name: $cmd works, one warning" "exit $RC, stderr:" "$ERR"
     fi
     if [ "$same" = same-but-budget ]; then
-        has "$OUT" "analysis   k 4, budget not known (KPRUNE section damaged), sampling none (every path counted)" \
+        has "$OUT" "analysis   k 4, budget not known (KPRUNE section damaged), sampling none (every path counted), threads 1 producing, 1 analyzing" \
             "$name: $cmd says the budget is not known"
         is "$(printf '%s\n' "$OUT" | sed '/^analysis   /d')" \
             "$(printf '%s\n' "${GOOD[$cmd]}" | sed '/^analysis   /d')" \

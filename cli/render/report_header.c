@@ -166,7 +166,14 @@ static void out_analysis(FILE *out, const struct pp_profile *p)
         fputs("not known (KPRUNE section damaged)", out);
     else
         fputs("none (exact)", out);
-    fputs(", sampling none (every path counted)\n", out);
+    fputs(", sampling none (every path counted), threads ", out);
+    if (p->has_stream)
+        fprintf(out, "%" PRIu64 " producing, %" PRIu32 " analyzing\n", s->producers,
+                s->analyzer_threads);
+    else if (p->mode == PATHPROF_MODE_STREAM)
+        fputs("not known (no STREAM section)\n", out);
+    else
+        fputs("not recorded (count mode: each thread updates the counters)\n", out);
 
     lost = p->has_stream ? s->dropped + s->late + s->resync + s->unknown : 0;
     fputs("lost       ", out);
