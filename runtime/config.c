@@ -27,6 +27,8 @@ struct env_var {
 
 static int parse_out(const char *value, struct pprt_config *cfg);
 static int parse_quiet(const char *value, struct pprt_config *cfg);
+static int parse_verbose(const char *value, struct pprt_config *cfg);
+static int parse_accumulate(const char *value, struct pprt_config *cfg);
 static int parse_chunk(const char *value, struct pprt_config *cfg);
 static int parse_chunks(const char *value, struct pprt_config *cfg);
 static int parse_analyzers(const char *value, struct pprt_config *cfg);
@@ -41,9 +43,12 @@ static int parse_prune(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
-     "a non-empty file name; %p is replaced by the process id, %% by %",
+     "a non-empty file name; %p is replaced by the process id, %h by the host name, "
+     "%t by the time in seconds, %% by %",
      parse_out},
-    {"PATHPROF_QUIET", "0", "0 or 1", parse_quiet},
+    {"PATHPROF_ACCUMULATE", "0", "0 or 1", parse_accumulate},
+    {"PATHPROF_VERBOSE", "0", "0 or 1", parse_verbose},
+    {"PATHPROF_QUIET", "1", "0 or 1", parse_quiet},
     {"PATHPROF_ANALYZER", "blpp",
      "a comma-separated list of built-in analyzers",
      parse_analyzer},
@@ -57,7 +62,8 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_CHUNKS", "4", "a number of chunks per thread from 2 to 256",
      parse_chunks},
     {"PATHPROF_TRACE", "pathprof.trace",
-     "a non-empty file name; %p is replaced by the process id, %% by %",
+     "a non-empty file name; %p is replaced by the process id, %h by the host name, "
+     "%t by the time in seconds, %% by %",
      parse_trace},
     {"PATHPROF_K", "8", "a number of BL paths per k-iteration path from 1 to 64 (ksf)",
      parse_k},
@@ -74,7 +80,8 @@ static const struct env_var env_vars[] = {
 #define N_ENV_VARS (sizeof env_vars / sizeof env_vars[0])
 #define PREFIX "PATHPROF_"
 
-/* A file name pattern with %p and %%, made absolute now (see config.h). */
+/* A file name pattern with %p, %h, %t and %%, made absolute now (see
+ * config.h). */
 static int parse_pattern(const char *value, char **pattern)
 {
     if (*value == '\0')
@@ -82,7 +89,7 @@ static int parse_pattern(const char *value, char **pattern)
     for (const char *s = value; *s; s++) {
         if (*s != '%')
             continue;
-        if (s[1] != 'p' && s[1] != '%')
+        if (s[1] != 'p' && s[1] != 'h' && s[1] != 't' && s[1] != '%')
             return -1; /* an unknown %x would be a surprise file name */
         s++;
     }
@@ -274,15 +281,30 @@ static int parse_cpus(const char *value, struct pprt_config *cfg)
     return 0;
 }
 
-static int parse_quiet(const char *value, struct pprt_config *cfg)
+static int parse_flag(const char *value, int *flag)
 {
     if (strcmp(value, "0") == 0)
-        cfg->quiet = 0;
+        *flag = 0;
     else if (strcmp(value, "1") == 0)
-        cfg->quiet = 1;
+        *flag = 1;
     else
         return -1;
     return 0;
+}
+
+static int parse_quiet(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->quiet);
+}
+
+static int parse_verbose(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->verbose);
+}
+
+static int parse_accumulate(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->accumulate);
 }
 
 static void list_known(char *buf, size_t size)
@@ -354,5 +376,7 @@ void pprt_config_load(void)
     if (pprt_config.prune_bytes && !pruned)
         pprt_warning("PATHPROF_PRUNE is read by the ksf-pruned analyzer only, and "
                      "PATHPROF_ANALYZER does not select it: nothing is pruned");
-    pprt_set_quiet(pprt_config.quiet);
+    /* Silent by default, like gcov: a test suite comparing a program's
+     * stderr must not see us.  Problems are still said (warnings, errors). */
+    pprt_set_quiet(pprt_config.quiet && !pprt_config.verbose);
 }

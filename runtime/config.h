@@ -15,11 +15,14 @@
 #define PPRT_MAX_ANALYZER_THREADS 64  /* PATHPROF_ANALYZERS */
 
 struct pprt_config {
-    /* Output path pattern (%p = pid, %% = %).  A relative pattern was made
+    /* Output path pattern (%p = pid, %h = host name, %t = unix time at
+     * the write, %% = %).  A relative pattern was made
      * absolute against the working directory at load time, so a program
      * that chdir()s still writes where it was started. */
     char *out_pattern;
-    int quiet; /* 1: no informational messages */
+    int quiet;      /* PATHPROF_QUIET, 1 by default: no informational line */
+    int verbose;    /* PATHPROF_VERBOSE=1 (or PATHPROF_QUIET=0): say where it went */
+    int accumulate; /* PATHPROF_ACCUMULATE=1: add to the profile already there */
 
     /* Stream mode (docs/streaming.md). */
     uint32_t chunk_events;      /* PATHPROF_CHUNK: events per chunk */
