@@ -46,9 +46,9 @@ static const struct env_var env_vars[] = {
      "a non-empty file name; %p is replaced by the process id, %h by the host name, "
      "%t by the time in seconds, %% by %",
      parse_out},
-    {"PATHPROF_ACCUMULATE", "0", "0 or 1", parse_accumulate},
-    {"PATHPROF_VERBOSE", "0", "0 or 1", parse_verbose},
     {"PATHPROF_QUIET", "1", "0 or 1", parse_quiet},
+    {"PATHPROF_VERBOSE", "0", "0 or 1", parse_verbose},
+    {"PATHPROF_ACCUMULATE", "0", "0 or 1", parse_accumulate},
     {"PATHPROF_ANALYZER", "blpp",
      "a comma-separated list of built-in analyzers",
      parse_analyzer},
