@@ -37,6 +37,7 @@ static int parse_cpus(const char *value, struct pprt_config *cfg);
 static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
+static int parse_accumulate_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
 static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
 static int parse_prune(const char *value, struct pprt_config *cfg);
@@ -75,6 +76,8 @@ static const struct env_var env_vars[] = {
      "(ksf-pruned)", parse_prune},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
+    {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
+     "a number of milliseconds from 0 to 60000 (for tests only)", parse_accumulate_delay},
 };
 
 #define N_ENV_VARS (sizeof env_vars / sizeof env_vars[0])
@@ -164,6 +167,11 @@ static int parse_analyzers(const char *value, struct pprt_config *cfg)
         return -1;
     cfg->analyzer_threads = (uint32_t)v;
     return 0;
+}
+
+static int parse_accumulate_delay(const char *value, struct pprt_config *cfg)
+{
+    return parse_number(value, 0, 60000, &cfg->test_accumulate_delay_ms);
 }
 
 static int parse_delay(const char *value, struct pprt_config *cfg)

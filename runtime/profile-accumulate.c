@@ -2,6 +2,7 @@
  * shared one, under NAME.lock (see profile-accumulate.h). */
 #include "profile-accumulate.h"
 #include "atomic-file.h"
+#include "config.h"
 #include "message.h"
 #include "profile-merge.h"
 
@@ -156,6 +157,14 @@ int pprt_accumulate(const char *name, const struct pprt_buf *ours, pid_t pid, in
     unsigned char *old;
     size_t old_len;
     err = read_existing(name, &old, &old_len);
+    /* For tests/runtime-accumulate.t: a process killed while it holds
+     * the lock, the profile read, its sum not yet written. */
+    if (pprt_config.test_accumulate_delay_ms) {
+        struct timespec t = {(time_t)(pprt_config.test_accumulate_delay_ms / 1000),
+                             (long)(pprt_config.test_accumulate_delay_ms % 1000) * 1000000L};
+        while (nanosleep(&t, &t) != 0)
+            ;
+    }
     if (err != 0)
         *step = "could not read the profile to add to";
     else
