@@ -17,6 +17,8 @@ static const struct {
     { "dump", cmd_dump },
     { "tree", cmd_tree },
     { "merge", cmd_merge },
+    { "diff", cmd_diff },
+    { "html", cmd_html },
 };
 
 static void usage(FILE *out)
@@ -33,7 +35,10 @@ static void usage(FILE *out)
           "  show FILE FUNCTION ID   one path decoded: edges, blocks, lines, count\n"
           "  tree FILE FUNCTION ID [--prune PERCENT]\n"
           "                          the k-iteration paths that start with one path\n"
-          "  dot FILE FUNCTION       the numbered path graph, for Graphviz\n"
+          "  dot FILE FUNCTION       the numbered path graph with its counts, for Graphviz\n"
+          "  diff A B [--top N] [--function NAME]... [--json]\n"
+          "                          paths whose share changed most, new and gone ones\n"
+          "  html -o DIR PROFILE...  a static HTML report: functions, annotated sources\n"
           "  dump TRACE [--thread N] [--raw]\n"
           "                          the event stream of a trace (PATHPROF_ANALYZER=trace),\n"
           "                          one line per event with its activation depth\n"
@@ -60,7 +65,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, dump, merge, config)");
+        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -77,5 +82,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, dump, merge, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, config)", argv[1]);
 }

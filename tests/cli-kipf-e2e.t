@@ -21,13 +21,15 @@ for level in O0 O2; do
         "-$level: header: k, 1 thread, 100 x 7 + 101 path events"
     # The hottest sequence: E E, 200 times (2 per call).
     title=$(printf '%s\n' "$OUT" | grep -m1 '^#1  ')
-    e=$(printf '%s\n' "$title" | sed -n 's/^#1  loop (oddeven\.c:[0-9]*)  paths \([0-9]*\) \1$/\1/p')
-    ok "-$level: the hottest multi-iteration path is one path twice ($title)" test -n "$e"
+    e=$(printf '%s\n' "$title" | sed -n 's/^#1  loop (oddeven\.c:[0-9]*)  paths \([0-9]*\) x2$/\1/p')
+    ok "-$level: the hottest multi-iteration path is one path twice, one row ($title)" test -n "$e"
     has "$OUT" "    count 200 (50.0% of path $e's 400 runs), 2 BL paths, $(printf '%s\n' "$OUT" |
         sed -n '0,/^#1  /d; s/.*, 2 BL paths, \([0-9]*\) blocks$/\1/p' | head -n 1) blocks" \
         "-$level: E E ran 200 times, half of E's 400 runs"
-    has "$OUT" "    --- iteration 2 (path $e) ---" "-$level: the iteration boundary is marked"
-    has "$OUT" "    --- iteration 4 (path $e) ---" "-$level: 4-iteration paths are shown"
+    has "$OUT" "    --- iterations 1-2 (path $e x2) ---" "-$level: E E: one run of two iterations"
+    like "$OUT" "    --- iteration 4 \(path [0-9]+\) ---" "-$level: 4-iteration paths are shown, boundaries marked"
+    like "$OUT" "#[0-9]+  loop \(oddeven\.c:[0-9]+\)  paths $e x2 [0-9]+
+    count 100 " "-$level: E E then another path: the repeat collapsed in the title"
     like "$OUT" "       [0-9 ]+\|         if \(a\[i\] & 1\)" "-$level: with the loop's source lines"
 
     cli_run report --k --json "oe-$level.pp" --function loop

@@ -42,55 +42,57 @@ has "$OUT" "k-IPF      32 nodes, 8 roots, 14 leaves, average leaf depth 1.93" "h
 has "$OUT" "listed     sequences of 2 to 4 BL paths run at least 1 times; length = blocks summed over the BL paths" \
     "header: what is listed, what length means"
 has "$OUT" "program    /tmp/fig3" "the run's header comes first"
-is "$(ranking "$OUT" "k-iteration paths by count")" "#1  loop (fig3.c:1)  paths 0 0
-#2  loop (fig3.c:1)  paths 0 0 2
+is "$(ranking "$OUT" "k-iteration paths by count")" "#1  loop (fig3.c:1)  paths 0 x2
+#2  loop (fig3.c:1)  paths 0 x2 2
 #3  loop (fig3.c:1)  paths 0 2
 #4  loop (fig3.c:1)  paths 2 0
-#5  loop (fig3.c:1)  paths 2 0 0
-#6  loop (fig3.c:1)  paths 2 0 0 2
-#7  loop (fig3.c:1)  paths 0 0 2 2
-#8  loop (fig3.c:1)  paths 0 2 2
-#9  loop (fig3.c:1)  paths 0 2 2 0
-#10  loop (fig3.c:1)  paths 2 2" "by count: n-gram counts of the Fig. 3 stream, ties in (function, IDs) order"
+#5  loop (fig3.c:1)  paths 2 0 x2
+#6  loop (fig3.c:1)  paths 2 0 x2 2
+#7  loop (fig3.c:1)  paths 0 x2 2 x2
+#8  loop (fig3.c:1)  paths 0 2 x2
+#9  loop (fig3.c:1)  paths 0 2 x2 0
+#10  loop (fig3.c:1)  paths 2 x2" "by count: n-gram counts of the Fig. 3 stream, ties in (function, IDs) order"
 has "$OUT" "k-iteration paths by count (top 10 of 24)" "by count: top 10 of 24 sequences of 2-4 paths"
-is "$(ranking "$OUT" "k-iteration paths by count x length")" "#1  loop (fig3.c:1)  paths 2 0 0 2
-#2  loop (fig3.c:1)  paths 0 0 2
-#3  loop (fig3.c:1)  paths 2 0 0
-#4  loop (fig3.c:1)  paths 0 0 2 2
-#5  loop (fig3.c:1)  paths 0 2 2 0
-#6  loop (fig3.c:1)  paths 2 2 0 0
-#7  loop (fig3.c:1)  paths 0 0
+is "$(ranking "$OUT" "k-iteration paths by count x length")" "#1  loop (fig3.c:1)  paths 2 0 x2 2
+#2  loop (fig3.c:1)  paths 0 x2 2
+#3  loop (fig3.c:1)  paths 2 0 x2
+#4  loop (fig3.c:1)  paths 0 x2 2 x2
+#5  loop (fig3.c:1)  paths 0 2 x2 0
+#6  loop (fig3.c:1)  paths 2 x2 0 x2
+#7  loop (fig3.c:1)  paths 0 x2
 #8  loop (fig3.c:1)  paths 0 2
-#9  loop (fig3.c:1)  paths 0 2 2
+#9  loop (fig3.c:1)  paths 0 2 x2
 #10  loop (fig3.c:1)  paths 2 0" "by count x length: the paper's <2,0,0,2> (3 times, 12 blocks) first"
 
 block=$(printf '%s\n' "$OUT" | awk '/^k-iteration paths by count x/ { t = 1 } t && /^#1  / { on = 1 } on && /^$/ { exit } on')
-is "$block" "#1  loop (fig3.c:1)  paths 2 0 0 2
+is "$block" "#1  loop (fig3.c:1)  paths 2 0 x2 2
     count 3 x 12 blocks = 36, 4 BL paths
     --- iteration 1 (path 2) ---
-    fig3.c:4-5
+    fig3.c:4
            4 |     do {                         /* B */
+      branch at line 4 -> line 5; not taken: line 7
+    fig3.c:5
            5 |         if (a[i] & 1) s += a[i]; /* C */
     fig3.c:8
            8 |     } while (++i < n);           /* E */
-    --- iteration 2 (path 0) ---
+      branch at line 8 -> loop back to line 4; not taken: line 10
+    --- iterations 2-3 (path 0 x2) ---
     fig3.c:4
            4 |     do {                         /* B */
+      branch at line 4 -> line 7; not taken: line 5
     fig3.c:7-8
            7 |             s -= a[i];           /* D */
            8 |     } while (++i < n);           /* E */
-    --- iteration 3 (path 0) ---
-    fig3.c:4
-           4 |     do {                         /* B */
-    fig3.c:7-8
-           7 |             s -= a[i];           /* D */
-           8 |     } while (++i < n);           /* E */
+      branch at line 8 -> loop back to line 4; not taken: line 10
     --- iteration 4 (path 2) ---
-    fig3.c:4-5
+    fig3.c:4
            4 |     do {                         /* B */
+      branch at line 4 -> line 5; not taken: line 7
+    fig3.c:5
            5 |         if (a[i] & 1) s += a[i]; /* C */
     fig3.c:8
-           8 |     } while (++i < n);           /* E */" "a sequence as source lines, iterations marked"
+           8 |     } while (++i < n);           /* E */
+      branch at line 8 -> loop back to line 4; not taken: line 10" "a sequence as source lines, a repeated path as one run of iterations, branches"
 has "$OUT" "    count 3 (50.0% of path 0's 6 runs), 2 BL paths, 6 blocks" "by count: share of the first path's runs"
 
 cli_run report --k "$T/f.pp" --min-count 3 --top 100
@@ -98,7 +100,7 @@ is "$(ranking "$OUT" "k-iteration paths by count" | wc -l)" 6 "--min-count 3: th
 has "$OUT" "k-iteration paths by count (all 6)" "--min-count 3: title says all 6"
 cli_run report --k "$T/f.pp" --top 2 --function tiny
 is "$(ranking "$OUT" "k-iteration paths by count")" "#1  tiny (fig3.c:19)  paths 0 2
-#2  tiny (fig3.c:19)  paths 0 2 2" "--function tiny --top 2"
+#2  tiny (fig3.c:19)  paths 0 2 x2" "--function tiny --top 2"
 has "$OUT" "k-iteration paths by count (top 2 of 6)" "--function tiny: 6 sequences"
 cli_run report --k "$T/f.pp" --min-length 1 --top 100
 has "$OUT" "k-iteration paths by count (all 32)" "--min-length 1 adds the 8 single BL paths"

@@ -66,25 +66,38 @@ has "$OUT" "    count 20 x 4 blocks = 80 (0.0%)" "count x length of loop path 3"
 block=$(printf '%s\n' "$OUT" | awk '/^#2  loop \(t.c:1\)  path 3$/ { on = 1; next } on && /^$/ { exit } on')
 expected_block="    count 20 (0.0%), 4 blocks
     starts at loop header t.c:3 after back edge; ends taking back edge to t.c:3
-    t.c:3-5
+    t.c:3
            3 |     while (i < n) {
+      branch at line 3 -> line 4; not taken: line 10
+    t.c:4
            4 |         if (i & 1)
+      branch at line 4 -> line 5; not taken: line 7
+    t.c:5
            5 |             s += i;
     t.c:8
            8 |         i++;"
-is "$block" "$expected_block" "path 3: start, end, merged line ranges, source text"
+is "$block" "$expected_block" "path 3: start, end, line ranges cut at each branch with the way taken, source text"
 has "$OUT" "    starts at function entry; ends at noreturn call (exit, abort, trap...)" \
     "fatal path 0 ends at a noreturn call"
 has "$OUT" "    starts at loop header t.c:3 after back edge; ends at return" "loop path 5: loop to return"
 has "$OUT" "    starts at function entry; ends at return" "entry to return"
 
-# Without the sources: the same ranges, no text, no complaint.
+# Without the sources: the same ranges, no text, said once at the end.
 cd "$T/nosrc" || exit 1
 cli_run report "$T/p.pp"
 is "$RC" 0 "no sources: exit 0"
 is "$ERR" "" "no sources: nothing on stderr"
-has "$OUT" "    t.c:3-5" "no sources: ranges still shown"
+has "$OUT" "    t.c:3" "no sources: ranges still shown"
+has "$OUT" "      branch at line 4 -> line 5; not taken: line 7" "no sources: branches still shown"
 lacks "$OUT" " \| " "no sources: no source text"
+is "$(printf '%s\n' "$OUT" | grep -c 'not found')" 1 "no sources: said once"
+has "$OUT" "sources    not found: u.c, t.c (lines are shown without their text; relative names are looked up from the current directory)" \
+    "no sources: the missing files named, in the order they were needed"
+cd "$T/src" || exit 1
+cli_run report "$T/p.pp"
+has "$OUT" "sources    not found: u.c (lines are shown without their text; relative names are looked up from the current directory)" \
+    "with t.c there: only u.c is named"
+cd "$T/nosrc" || exit 1
 
 # A source file given by a relative name is found from the current directory.
 cd "$T" || exit 1

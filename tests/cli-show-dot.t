@@ -29,9 +29,13 @@ edges (values add up to the path ID)
 blocks    23 24 25 27
 
 lines
-  t.c:3-5
+  t.c:3
          3 |     while (i < n) {
+    branch at line 3 -> line 4; not taken: line 10
+  t.c:4
          4 |         if (i & 1)
+    branch at line 4 -> line 5; not taken: line 7
+  t.c:5
          5 |             s += i;
   t.c:8
          8 |         i++;"
@@ -78,18 +82,31 @@ one_error_line p.pp "function wide: path 5 cannot be decoded" "show of an ID tha
 cli_run dot p.pp loop
 is "$RC" 0 "dot loop: exit 0"
 has "$OUT" 'digraph "loop" {' "dot: a digraph named after the function"
-has "$OUT" '  n0 [label="ENTRY", shape=oval];' "dot: ENTRY"
-has "$OUT" '  n3 [label="bb 23\nt.c:3"];' "dot: nodes labelled with bb and line"
-has "$OUT" '  n3 -> n8 [label="val 2\ninc 2"];' "dot: real edge with val and inc"
-has "$OUT" '  n0 -> n3 [label="val 3\ninc 3\nentry dummy\n(path starts: loop)", style=dashed];' \
-    "dot: entry dummy edge dashed"
-has "$OUT" '  n7 -> n1 [label="val 0\ninc 0\nfor bb 27 -> bb 23\n(back edge)", style=dashed];' \
+# The flow, from the counts mkprofile wrote: paths 3 (20 runs), 1 and 4
+# and 5 (10 each), 2 (5); paths 1 and 2 start at the entry, the others at
+# the loop header; 5 and 2 leave the loop, 3, 1 and 4 go round it.
+has "$OUT" '  graph [label="loop (t.c:1)\n6 paths, checksum 0x123456789abcdef0\nruns 55\nhottest paths: 3 (20 runs), 1 (10 runs), 4 (10 runs) (the first in bold red)", labelloc=t, fontname="monospace"];' \
+    "dot: the title gives the runs and the hottest paths, ties by ID"
+has "$OUT" '  n0 [label="ENTRY\nruns 55", shape=oval];' "dot: ENTRY with the function's runs"
+has "$OUT" '  n3 [label="bb 23\nt.c:3\nruns 55", style=filled, fillcolor="#ffc8c0"];' \
+    "dot: nodes labelled with bb, line and runs, filled by heat (every path runs the header)"
+has "$OUT" '  n8 [label="bb 28\nt.c:10\nruns 15", style=filled, fillcolor="#ffe4c0"];' \
+    "dot: the loop exit ran 15 times (paths 5 and 2), a warm fill"
+has "$OUT" '  n3 -> n8 [color="darkorange2", penwidth=1.8, label="val 2\ninc 2\nruns 15"];' \
+    "dot: real edge with val, inc and runs; 15 of 55 runs: orange"
+has "$OUT" '  n4 -> n5 [color="red", penwidth=4.0, label="val 0\ninc 0\nruns 20"];' \
+    "dot: an edge of the hottest path (3): bold red"
+has "$OUT" '  n4 -> n6 [color="darkorange2", penwidth=2.1, label="val 1\ninc 1\nruns 20"];' \
+    "dot: as many runs off the hottest path: orange, thinner"
+has "$OUT" '  n0 -> n3 [color="red", penwidth=4.0, label="val 3\ninc 3\nruns 40\nentry dummy\n(path starts: loop)", style=dashed];' \
+    "dot: entry dummy edge dashed, 40 runs start at the header (paths 3, 4, 5)"
+has "$OUT" '  n7 -> n1 [color="red", penwidth=4.0, label="val 0\ninc 0\nruns 40\nfor bb 27 -> bb 23\n(back edge)", style=dashed];' \
     "dot: exit dummy edge dashed, with the real edge it stands for"
 has "$OUT" '  n7 -> n3 [style=dotted, color=gray, constraint=false];' "dot: the real back edge, dotted"
 is "$(printf '%s\n' "$OUT" | grep -c -- ' -> ')" 12 "dot: 11 graph edges and 1 back edge"
 is "$(printf '%s\n' "$OUT" | tail -n 1)" "}" "dot: closed"
 cli_run dot p.pp fatal
-has "$OUT" '  n3 -> n1 [label="val 0\ninc 0\nterminal (noreturn)", style=dashed];' "dot: terminal edge"
+has "$OUT" '  n3 -> n1 [color="red", penwidth=4.0, label="val 0\ninc 0\nruns 9007199254740993\nterminal (noreturn)", style=dashed];' "dot: terminal edge, runs past 2^53 exact"
 if command -v dot >/dev/null 2>&1; then
     "$PP_CLI" dot p.pp loop | dot -Tsvg >/dev/null 2>"$T/dot.err"
     ok_status $? "Graphviz accepts the output" || diag "$(cat "$T/dot.err")"

@@ -20,6 +20,8 @@ int cmd_config(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 /* "pathprof: FILE: MSG" on stderr, control bytes replaced: one line. */
 void error_in_file(const char *file, const char *msg);

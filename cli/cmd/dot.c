@@ -1,15 +1,20 @@
 /* dot.c - `pathprof dot FILE FUNCTION`: the numbered path graph for
- * Graphviz, to see how IDs were assigned: nodes are blocks (bb index and
- * source lines), edges carry their Ball-Larus value and probe increment,
- * dummy edges are dashed and say which real edge they stand for, and the
- * real back edges themselves are drawn dotted and grey (not part of the
- * graph that is numbered). */
+ * Graphviz, to see how IDs were assigned and where the flow goes: nodes
+ * are blocks (bb index, source lines, runs), edges carry their Ball-Larus
+ * value, probe increment and runs, dummy edges are dashed and say which
+ * real edge they stand for, and the real back edges themselves are drawn
+ * dotted and grey (not part of the graph that is numbered). The flow
+ * colours the graph: the more of the function's runs an edge carries, the
+ * redder and thicker it is; the hottest path is drawn in bold red and the
+ * title names the hottest paths. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "read/section_status.h"
 #include "graph/path.h"
+#include "query/flow.h"
 #include "pathprof-abi.h"
 #include "out/text_out.h"
 
@@ -24,12 +29,35 @@ static void dot_text(FILE *out, const char *s)
     }
 }
 
-static void dot_node(FILE *out, const struct pp_func_meta *m, uint32_t node)
+/* What the flow looks like: the share of the function's runs. */
+struct heat {
+    uint64_t total;            /* the function's runs */
+    const uint64_t *edge, *node;
+    const uint8_t *hottest;    /* per edge: on the hottest path */
+};
+
+static const char *heat_colour(uint64_t flow, uint64_t total)
+{
+    double share = total ? (double)flow / (double)total : 0.0;
+    return flow == 0 ? "gray60" : share >= 0.5 ? "red3" : share >= 0.1 ? "darkorange2"
+                                                                          : "black";
+}
+
+static const char *heat_fill(uint64_t flow, uint64_t total)
+{
+    double share = total ? (double)flow / (double)total : 0.0;
+    return flow == 0 ? "white" : share >= 0.5 ? "#ffc8c0" : share >= 0.1 ? "#ffe4c0"
+                                                                          : "#eeeeee";
+}
+
+static void dot_node(FILE *out, const struct pp_func_meta *m, uint32_t node,
+                     const struct heat *h)
 {
     struct line_range r;
     fprintf(out, "  n%" PRIu32 " [label=\"", node);
     if (node < 2) {
-        fputs(node == 0 ? "ENTRY\", shape=oval];\n" : "EXIT\", shape=oval];\n", out);
+        fprintf(out, "%s\\nruns %" PRIu64 "\", shape=oval];\n", node == 0 ? "ENTRY" : "EXIT",
+                h->total);
         return;
     }
     fprintf(out, "bb %" PRIu32, m->nodes[node].bb);
@@ -41,16 +69,23 @@ static void dot_node(FILE *out, const struct pp_func_meta *m, uint32_t node)
         else
             fprintf(out, ":%" PRIu32 "-%" PRIu32, r.first, r.last);
     }
-    fputs("\"];\n", out);
+    fprintf(out, "\\nruns %" PRIu64 "\", style=filled, fillcolor=\"%s\"];\n", h->node[node],
+            heat_fill(h->node[node], h->total));
 }
 
-static void dot_edge(FILE *out, const struct pp_func_meta *m, uint32_t index)
+static void dot_edge(FILE *out, const struct pp_func_meta *m, uint32_t index,
+                     const struct heat *h)
 {
     const struct pp_edge *e = &m->edges[index];
+    uint64_t flow = h->edge[index];
     char src[24], dst[24];
 
-    fprintf(out, "  n%" PRIu32 " -> n%" PRIu32 " [label=\"val %" PRIu64 "\\ninc %" PRId64,
-            e->src, e->dst, e->val, e->inc);
+    fprintf(out, "  n%" PRIu32 " -> n%" PRIu32 " [color=\"%s\", penwidth=%.1f",
+            e->src, e->dst, h->hottest[index] ? "red" : heat_colour(flow, h->total),
+            h->hottest[index] ? 4.0
+                              : 1.0 + 3.0 * (h->total ? (double)flow / (double)h->total : 0.0));
+    fprintf(out, ", label=\"val %" PRIu64 "\\ninc %" PRId64 "\\nruns %" PRIu64, e->val, e->inc,
+            flow);
     switch (e->kind) {
     case PATHPROF_EDGE_ENTRY_DUMMY:
         fputs("\\nentry dummy", out);
@@ -77,9 +112,49 @@ static void dot_edge(FILE *out, const struct pp_func_meta *m, uint32_t index)
     }
 }
 
-static void dot_graph(FILE *out, const struct pp_func_meta *m)
+static int by_count(const void *pa, const void *pb)
 {
+    const struct pp_path_count *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+#define DOT_HOT_PATHS 3
+
+static bool dot_graph(FILE *out, const struct pp_func *f, struct pp_error *err)
+{
+    const struct pp_func_meta *m = f->meta;
+    uint64_t *edge = calloc(m->nedges + 1, sizeof *edge);
+    uint64_t *node = calloc(m->nnodes + 1, sizeof *node);
+    uint8_t *hottest = calloc(m->nedges + 1, 1);
+    struct pp_path_count hot[DOT_HOT_PATHS];
+    struct heat h = { f->total, edge, node, hottest };
+    uint64_t nhot = 0, k;
+    struct path path;
     uint32_t i;
+
+    if (!edge || !node || !hottest || !path_flows(m, f->records, f->nrecords, edge, node, err) ||
+        !path_alloc(m, &path, err)) {
+        free(edge);
+        free(node);
+        free(hottest);
+        return err->msg[0] ? false : pp_fail(err, "out of memory");
+    }
+    /* The hottest few paths (a partial selection: the records may be many). */
+    for (k = 0; k < f->nrecords; k++) {
+        if (nhot < DOT_HOT_PATHS)
+            hot[nhot++] = f->records[k];
+        else if (by_count(&f->records[k], &hot[nhot - 1]) < 0)
+            hot[nhot - 1] = f->records[k];
+        else
+            continue;
+        qsort(hot, nhot, sizeof *hot, by_count);
+    }
+    if (nhot && path_decode(m, hot[0].id, &path, err))
+        for (i = 0; i < path.nedges; i++)
+            hottest[path.edges[i]] = 1;
+    path_release(&path);
 
     fputs("digraph \"", out);
     dot_text(out, m->name);
@@ -90,23 +165,33 @@ static void dot_graph(FILE *out, const struct pp_func_meta *m)
         dot_text(out, m->file);
         fprintf(out, ":%" PRIu32 ")", m->line);
     }
-    fprintf(out, "\\n%" PRIu64 " paths, checksum 0x%016" PRIx64
-                 "\", labelloc=t, fontname=\"monospace\"];\n"
+    fprintf(out, "\\n%" PRIu64 " paths, checksum 0x%016" PRIx64 "\\nruns %" PRIu64, m->npaths,
+            m->checksum, f->total);
+    for (k = 0; k < nhot; k++)
+        fprintf(out, "%s%" PRIu64 " (%" PRIu64 " runs)", k ? ", " : "\\nhottest paths: ",
+                hot[k].id, hot[k].count);
+    fputs(nhot ? " (the first in bold red)" : "", out);
+    fprintf(out, "\", labelloc=t, fontname=\"monospace\"];\n"
                  "  node [shape=box, fontname=\"monospace\"];\n"
-                 "  edge [fontname=\"monospace\", fontsize=10];\n",
-            m->npaths, m->checksum);
+                 "  edge [fontname=\"monospace\", fontsize=10];\n");
     for (i = 0; i < m->nnodes; i++)
-        dot_node(out, m, i);
+        dot_node(out, m, i, &h);
     for (i = 0; i < m->nedges; i++)
-        dot_edge(out, m, i);
+        dot_edge(out, m, i, &h);
     fputs("}\n", out);
+    free(edge);
+    free(node);
+    free(hottest);
+    return true;
 }
 
 static void dot_usage(FILE *out)
 {
     fputs("Usage: pathprof dot FILE FUNCTION\n"
           "Writes the numbered path graph of FUNCTION (NAME or FILE:NAME) in profile\n"
-          "FILE in Graphviz format, e.g. pathprof dot prof main | dot -Tsvg > main.svg\n",
+          "FILE in Graphviz format, e.g. pathprof dot prof main | dot -Tsvg > main.svg\n"
+          "Blocks and edges carry their runs; the hotter an edge, the redder and thicker;\n"
+          "the hottest path is drawn in bold red.\n",
           out);
 }
 
@@ -140,8 +225,14 @@ int cmd_dot(int argc, char **argv)
      * not one to draw. */
     if (!sections_usable(args[0], &prof, PP_NEED_BL))
         status = EXIT_TROUBLE;
-    else if (find_one_function(&prof, args[0], args[1], &index, &status))
-        dot_graph(stdout, prof.funcs[index].meta);
+    else if (find_one_function(&prof, args[0], args[1], &index, &status)) {
+        struct pp_error err = { { 0 } };
+        if (!dot_graph(stdout, &prof.funcs[index], &err)) {
+            fflush(stdout);
+            error_in_file(args[0], err.msg);
+            status = EXIT_TROUBLE;
+        }
+    }
     profile_free(&prof);
     return finish_output(status);
 }

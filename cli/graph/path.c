@@ -171,3 +171,30 @@ uint32_t path_line_ranges(const struct pp_func_meta *f, const struct path *p,
     }
     return n;
 }
+
+void path_mark_nodes(const struct pp_func_meta *f, const struct path *p, uint8_t *on_path)
+{
+    uint32_t i;
+    memset(on_path, 0, f->nnodes);
+    for (i = 0; i < path_nblocks(p); i++)
+        on_path[path_block(f, p, i)] = 1;
+}
+
+bool path_runs_line(const struct pp_func_meta *f, const uint8_t *on_path, const char *file,
+                    uint32_t line)
+{
+    struct line_range r;
+    uint32_t n;
+    bool claimed = false;
+
+    for (n = 2; n < f->nnodes; n++) {
+        if (!node_lines(&f->nodes[n], &r) || strcmp(r.file, file) != 0 || line < r.first ||
+            line > r.last)
+            continue;
+        if (on_path[n] && (line == r.first || line == r.last))
+            return true;
+        if (!on_path[n])
+            claimed = true;
+    }
+    return !claimed;
+}

@@ -68,6 +68,17 @@ struct line_range {
 uint32_t path_line_ranges(const struct pp_func_meta *f, const struct path *p,
                           struct line_range *out);
 
+/* Whether the path runs LINE of FILE, as far as block ranges tell. A
+ * block's range runs from its first to its last located statement and may
+ * hold lines of other blocks (a switch's cases, an inlined helper):
+ * a line that starts or ends one of the path's blocks runs; any other
+ * line runs unless a block the path does not take holds it. ON_PATH: per
+ * node, 1 when the path visits it (path_mark_nodes). */
+bool path_runs_line(const struct pp_func_meta *f, const uint8_t *on_path, const char *file,
+                    uint32_t line);
+/* Sets ON_PATH[n] (f->nnodes entries) to whether the path visits node n. */
+void path_mark_nodes(const struct pp_func_meta *f, const struct path *p, uint8_t *on_path);
+
 /* The source range of one node, false when it has none. */
 bool node_lines(const struct pp_node *n, struct line_range *out);
 

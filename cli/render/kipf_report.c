@@ -43,7 +43,8 @@ static bool out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
 {
     const struct pp_kipf *k = p->kipf;
     size_t seq[KIPF_MAX_K];
-    uint32_t len = kpath_nodes(k, kp->node, seq), i;
+    uint64_t ids[KIPF_MAX_K];
+    uint32_t len = kpath_nodes(k, kp->node, seq), i, run;
     const struct kipf_node *root = &k->nodes[seq[0]];
     const struct pp_func_meta *m = p->funcs[root->func].meta;
     struct path path;
@@ -52,9 +53,11 @@ static bool out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
         return false;
     fprintf(out, "\n#%zu  ", rank);
     out_func(out, m);
-    fputs("  paths", out);
     for (i = 0; i < len; i++)
-        fprintf(out, " %" PRIu64, k->nodes[seq[i]].id);
+        ids[i] = k->nodes[seq[i]].id;
+    /* A loop that repeats one path reads as one row: "paths 4 x3 7". */
+    fputs("  paths", out);
+    out_id_runs(out, ids, len);
     if (by_weight)
         fprintf(out, "\n    count %" PRIu64 " x %" PRIu64 " blocks = %" PRIu64 ", %" PRIu32
                      " BL paths\n", kp->count, kp->blocks, kp->weight, len);
@@ -63,13 +66,14 @@ static bool out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
                      PRIu32 " BL paths, %" PRIu64 " blocks\n", kp->count,
                 100.0 * (double)kp->count / (double)root->count, root->id, root->count, len,
                 kp->blocks);
-    for (i = 0; i < len; i++) {
+    for (i = 0; i < len; i += run) {
         uint64_t id = k->nodes[seq[i]].id;
+        run = ids_repeat(ids, len, i);
         if (!path_decode(m, id, &path, err)) {
             path_release(&path);
             return pp_context(err, "function %s", m->name);
         }
-        fprintf(out, "    --- iteration %" PRIu32 " (path %" PRIu64 ") ---\n", i + 1, id);
+        out_iteration_marker(out, id, i, run);
         out_path_lines(out, src, m, &path, "    ");
     }
     path_release(&path);
@@ -118,6 +122,8 @@ bool kipf_report_text(FILE *out, const struct pp_profile *p, const struct kipf_o
         src = source_cache_new();
         ok = out_table(out, p, paths, n, false, o, src, err) &&
              out_table(out, p, paths, n, true, o, src, err);
+        if (ok)
+            source_out_missing(out, src, "\nsources    not found: ");
         source_cache_free(src);
     }
     free(paths);

@@ -102,7 +102,7 @@ static bool out_seq(FILE *out, const struct pp_profile *p, const struct kprune_s
     const struct kprune_length *l = &p->kprune->len[s->n - 1];
     struct path path;
     uint64_t blocks = 0;
-    uint32_t i;
+    uint32_t i, run;
 
     if (!path_alloc(m, &path, err))
         return false;
@@ -116,19 +116,19 @@ static bool out_seq(FILE *out, const struct pp_profile *p, const struct kprune_s
     fprintf(out, "\n#%zu  ", rank);
     out_func(out, m);
     fputs("  paths", out);
-    for (i = 0; i < s->n; i++)
-        fprintf(out, " %" PRIu64, s->ids[i]);
+    out_id_runs(out, s->ids, s->n);
     fprintf(out, "\n    count %" PRIu64 " (+/- %" PRIu64 "), between %" PRIu64 " and %" PRIu64
                  " (%.3g%% of the %" PRIu64 " sequences of %" PRIu32 "), %" PRIu32
                  " BL paths, %" PRIu64 " blocks\n", s->count, s->err, s->count - s->err,
             s->count, l->total ? 100.0 * (double)s->count / (double)l->total : 0.0, l->total,
             s->n, s->n, blocks);
-    for (i = 0; i < s->n; i++) {
+    for (i = 0; i < s->n; i += run) {
+        run = ids_repeat(s->ids, s->n, i);
         if (!path_decode(m, s->ids[i], &path, err)) {
             path_release(&path);
             return pp_context(err, "function %s", m->name);
         }
-        fprintf(out, "    --- iteration %" PRIu32 " (path %" PRIu64 ") ---\n", i + 1, s->ids[i]);
+        out_iteration_marker(out, s->ids[i], i, run);
         out_path_lines(out, src, m, &path, "    ");
     }
     path_release(&path);
@@ -160,6 +160,8 @@ bool kprune_report_text(FILE *out, const struct pp_profile *p, const struct kpru
             fprintf(out, " (all %zu)\n", n);
         for (i = 0; ok && i < n && (!o->top || i < o->top); i++)
             ok = out_seq(out, p, v[i], i + 1, src, err);
+        if (ok)
+            source_out_missing(out, src, "\nsources    not found: ");
         source_cache_free(src);
     }
     free(v);

@@ -1,7 +1,9 @@
 /* path_text.c - describing a path in words (see path_text.h). */
 #include "path_text.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pathprof-abi.h"
 #include "out/text_out.h"
@@ -56,18 +58,227 @@ void out_path_ends(FILE *out, const struct pp_func_meta *f, const struct path *p
     }
 }
 
+/* NODE's first (or LAST) line, without the file when it is HOME (the file of the
+ * decision, nearly always): "line 12", "u.h:40" or "bb N". */
+static void out_short_place(FILE *out, const struct pp_func_meta *f, uint32_t node,
+                            const char *home, bool last)
+{
+    struct line_range r;
+    uint32_t line;
+    if (!node_lines(&f->nodes[node], &r)) {
+        out_node(out, f, node);
+        return;
+    }
+    line = last ? r.last : r.first;
+    if (home && strcmp(home, r.file) == 0)
+        fprintf(out, "line %" PRIu32, line);
+    else
+        out_lines(out, r.file, line, line);
+}
+
+/* Where edge E of F leads, for a reader: the place of its target, "return",
+ * "loop back to PLACE", "cut to PLACE", "noreturn call". */
+static void out_edge_target(FILE *out, const struct pp_func_meta *f, const struct pp_edge *e,
+                            const char *home)
+{
+    switch (e->kind) {
+    case PATHPROF_EDGE_EXIT_DUMMY:
+        fputs(f->edge_closes_loop[e - f->edges] ? "loop back to " : "cut to ", out);
+        out_short_place(out, f, e->real_dst, home, false);
+        break;
+    case PATHPROF_EDGE_TERMINAL:
+        fputs("noreturn call", out);
+        break;
+    default:
+        if (e->dst == 1)
+            fputs("return", out);
+        else
+            out_short_place(out, f, e->dst, home, false);
+    }
+}
+
+/* The node an edge really leads to (a back edge's header, not EXIT). */
+static uint32_t edge_target(const struct pp_edge *e)
+{
+    return e->kind == PATHPROF_EDGE_EXIT_DUMMY ? e->real_dst : e->dst;
+}
+
+/* Two targets a reader could confuse: same kind of move, same place. */
+static bool same_words(const struct pp_func_meta *f, const struct pp_edge *a,
+                       const struct pp_edge *b)
+{
+    struct line_range ra, rb;
+    uint32_t ta = edge_target(a), tb = edge_target(b);
+    bool la, lb;
+
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == PATHPROF_EDGE_EXIT_DUMMY &&
+        f->edge_closes_loop[a - f->edges] != f->edge_closes_loop[b - f->edges])
+        return false;
+    if (ta == tb)
+        return true;
+    if (ta < 2 || tb < 2)
+        return false;
+    la = node_lines(&f->nodes[ta], &ra);
+    lb = node_lines(&f->nodes[tb], &rb);
+    if (la != lb)
+        return false;
+    return !la || (strcmp(ra.file, rb.file) == 0 && ra.first == rb.first);
+}
+
+/* One way out of a decision, told apart from its siblings: the bb index
+ * when another way reads the same, and the edge's rank among parallel
+ * edges to the same block (a switch whose cases share a body). */
+static void out_way(FILE *out, const struct pp_func_meta *f, uint32_t node, uint32_t k,
+                    const char *home)
+{
+    uint32_t n, j, twins = 0, rank = 0;
+    const struct pp_edge *ways = meta_out_edges(f, node, &n), *e = &ways[k];
+    bool confusable = false;
+
+    out_edge_target(out, f, e, home);
+    for (j = 0; j < n; j++) {
+        if (j == k || !same_words(f, e, &ways[j]))
+            continue;
+        confusable = true;
+        if (edge_target(&ways[j]) == edge_target(e) && ways[j].kind == e->kind) {
+            twins++;
+            if (j < k)
+                rank++;
+        }
+    }
+    if (!confusable)
+        return;
+    /* A target without lines already reads "bb N". */
+    if (edge_target(e) >= 2 && f->nodes[edge_target(e)].file)
+        fprintf(out, " (bb %" PRIu32 ")", f->nodes[edge_target(e)].bb);
+    if (twins)
+        fprintf(out, " (edge %" PRIu32 " of %" PRIu32 " to it)", rank + 1, twins + 1);
+}
+
+void out_branch(FILE *out, const struct pp_func_meta *f, const struct path *p, uint32_t i,
+                const char *indent)
+{
+    const struct pp_edge *taken = &f->edges[p->edges[i]];
+    uint32_t n, j, node = taken->src;
+    const struct pp_edge *ways = meta_out_edges(f, node, &n);
+    const char *sep = "; not taken: ";
+    struct line_range here;
+    const char *home = node_lines(&f->nodes[node], &here) ? here.file : NULL;
+
+    fprintf(out, "%s  branch at ", indent);
+    /* A block decides at its end: its last line. */
+    out_short_place(out, f, node, home, true);
+    fputs(" -> ", out);
+    out_way(out, f, node, (uint32_t)(taken - ways), home);
+    for (j = 0; j < n; j++) {
+        if (&ways[j] == taken)
+            continue;
+        fputs(sep, out);
+        sep = ", ";
+        out_way(out, f, node, j, home);
+    }
+    fputc('\n', out);
+}
+
+/* Whether the path takes a decision when it leaves its I-th edge's target:
+ * a block with several ways out (ENTRY's choice is where the path starts,
+ * told by out_path_ends). */
+static bool decides(const struct pp_func_meta *f, const struct path *p, uint32_t i)
+{
+    return i + 1 < p->nedges && f->out_count[f->edges[p->edges[i + 1]].src] > 1;
+}
+
+/* Which lines of a range the path runs (path_runs_line). */
+struct kept_lines {
+    const struct pp_func_meta *f;
+    const uint8_t *on_path;
+    const char *file;
+};
+
+static bool keep_line(void *ctx, uint32_t line)
+{
+    const struct kept_lines *k = ctx;
+    return path_runs_line(k->f, k->on_path, k->file, line);
+}
+
+static void print_run(FILE *out, struct source_cache *c, const struct line_range *run,
+                      const struct pp_func_meta *f, const uint8_t *on_path, const char *indent)
+{
+    struct kept_lines k = { f, on_path, run->file };
+    if (on_path)
+        source_print_range_kept(out, c, run, indent, keep_line, &k);
+    else
+        source_print_range(out, c, run, indent);
+}
+
 void out_path_lines(FILE *out, struct source_cache *c, const struct pp_func_meta *f,
                     const struct path *p, const char *indent)
 {
-    struct line_range *ranges = malloc(p->nedges * sizeof *ranges);
-    uint32_t n, i;
+    struct line_range run;
+    bool open = false, any = false;
+    uint8_t *on_path = malloc(f->nnodes);
+    uint32_t i;
 
-    if (!ranges)
-        return;
-    n = path_line_ranges(f, p, ranges);
-    for (i = 0; i < n; i++)
-        source_print_range(out, c, &ranges[i], indent);
-    if (n == 0)
+    /* Without memory for the map every line of a range is printed. */
+    if (on_path)
+        path_mark_nodes(f, p, on_path);
+    for (i = 0; i < path_nblocks(p); i++) {
+        struct line_range r;
+        if (node_lines(&f->nodes[path_block(f, p, i)], &r)) {
+            /* Straight-line code (no decision since the run began) whose
+             * lines follow on reads as one range. */
+            if (open && strcmp(run.file, r.file) == 0 && r.first >= run.first &&
+                r.first <= (uint64_t)run.last + 1) {
+                if (r.last > run.last)
+                    run.last = r.last;
+            } else {
+                if (open)
+                    print_run(out, c, &run, f, on_path, indent);
+                run = r;
+                open = any = true;
+            }
+        }
+        if (decides(f, p, i)) {
+            if (open)
+                print_run(out, c, &run, f, on_path, indent);
+            open = false;
+            out_branch(out, f, p, i + 1, indent);
+            any = true;
+        }
+    }
+    if (open)
+        print_run(out, c, &run, f, on_path, indent);
+    if (!any)
         fprintf(out, "%s(no source lines recorded)\n", indent);
-    free(ranges);
+    free(on_path);
+}
+
+uint32_t ids_repeat(const uint64_t *ids, uint32_t len, uint32_t i)
+{
+    uint32_t j = i + 1;
+    while (j < len && ids[j] == ids[i])
+        j++;
+    return j - i;
+}
+
+void out_id_runs(FILE *out, const uint64_t *ids, uint32_t len)
+{
+    uint32_t i, run;
+    for (i = 0; i < len; i += run) {
+        run = ids_repeat(ids, len, i);
+        fprintf(out, " %" PRIu64, ids[i]);
+        if (run > 1)
+            fprintf(out, " x%" PRIu32, run);
+    }
+}
+
+void out_iteration_marker(FILE *out, uint64_t id, uint32_t i, uint32_t run)
+{
+    if (run > 1)
+        fprintf(out, "    --- iterations %" PRIu32 "-%" PRIu32 " (path %" PRIu64 " x%" PRIu32
+                     ") ---\n", i + 1, i + run, id, run);
+    else
+        fprintf(out, "    --- iteration %" PRIu32 " (path %" PRIu64 ") ---\n", i + 1, id);
 }

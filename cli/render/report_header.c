@@ -11,6 +11,8 @@
 
 #include "pathprof-abi.h"
 #include "report_header.h"
+#include "read/kipf.h"
+#include "read/kprune.h"
 #include "read/sections.h"
 #include "out/text_out.h"
 
@@ -67,6 +69,9 @@ static void out_mode(FILE *out, const struct pp_profile *p)
     }
 }
 
+static bool bl_counted(const struct pp_profile *p);
+static void out_analysis(FILE *out, const struct pp_profile *p);
+
 static void out_header(FILE *out, const struct pp_profile *p)
 {
     uint64_t total = profile_total(p);
@@ -90,6 +95,7 @@ static void out_header(FILE *out, const struct pp_profile *p)
     }
     fprintf(out, "\npid        %" PRIu64 "\nwritten    %s\n", p->pid, when);
     out_mode(out, p);
+    out_analysis(out, p);
     /* report --k goes on without the path counts (sections.h). */
     if (p->broken[PP_PART_TU_COUNTS] != PP_NO_SECTION) {
         fprintf(out, "paths      not known: section %" PRIu32 " (TU) is damaged\n"
@@ -97,19 +103,87 @@ static void out_header(FILE *out, const struct pp_profile *p)
                 p->sections[p->broken[PP_PART_TU_COUNTS]].index, p->nfuncs);
         return;
     }
-    fprintf(out, "paths      %" PRIu64 " executed", total);
-    /* Stream mode counts in the analyzers: the update totals are 0. */
-    if (p->has_program && p->mode != PATHPROF_MODE_STREAM) {
-        fprintf(out, " (array updates %" PRIu64 ", hash updates %" PRIu64 ")",
-                p->array_updates, p->hash_updates);
-        /* In 128 bits: two totals that wrap to the file's would agree. */
-        if ((unsigned __int128)p->array_updates + p->hash_updates != total)
-            fputs(" -- the program's totals differ from the counts in the file", out);
+    if (total == 0 && !bl_counted(p)) {
+        /* A ksf-only run: no path was counted, which is not "0 executed". */
+        fputs("paths      not counted (the blpp analyzer did not run; report --k shows the "
+              "k-iteration paths)\n", out);
+    } else {
+        fprintf(out, "paths      %" PRIu64 " executed", total);
+        /* Stream mode counts in the analyzers: the update totals are 0. */
+        if (p->has_program && p->mode != PATHPROF_MODE_STREAM) {
+            fprintf(out, " (array updates %" PRIu64 ", hash updates %" PRIu64 ")",
+                    p->array_updates, p->hash_updates);
+            /* In 128 bits: two totals that wrap to the file's would agree. */
+            if ((unsigned __int128)p->array_updates + p->hash_updates != total)
+                fputs(" -- the program's totals differ from the counts in the file", out);
+        }
+        fputc('\n', out);
     }
-    fprintf(out, "\nfunctions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
+    if (total == 0 && !bl_counted(p))
+        fprintf(out, "functions  %zu instrumented\n", p->nfuncs);
+    else
+        fprintf(out, "functions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
+}
+
+/* Whether the profile's BL path counts were recorded: always in count
+ * mode; in stream mode when the blpp analyzer ran (or it is not known). */
+static bool bl_counted(const struct pp_profile *p)
+{
+    const char *a;
+    size_t n = strlen("blpp");
+
+    if (p->mode != PATHPROF_MODE_STREAM || !p->has_stream)
+        return true;
+    for (a = p->stream.analyzers; (a = strstr(a, "blpp")) != NULL; a += n)
+        if ((a == p->stream.analyzers || a[-1] == ',') && (a[n] == ',' || a[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* What was analyzed and how: k, the pruning budget, sampling, and what
+ * was lost, on every report so that two profiles compare at a glance. */
+static void out_analysis(FILE *out, const struct pp_profile *p)
+{
+    const struct pp_stream_info *s = &p->stream;
+    uint64_t lost;
+
+    /* The analyzers are named on the mode line; k is the same for ksf and
+     * ksf-pruned (PATHPROF_K), so either section tells it. */
+    fputs("analysis   k ", out);
+    if (p->kipf)
+        fprintf(out, "%" PRIu32, p->kipf->k);
+    else if (p->kprune)
+        fprintf(out, "%" PRIu32, p->kprune->k);
+    else if (p->has_kipf || p->has_kprune)
+        fputs("not known (section damaged)", out);
+    else
+        fputs("- (no k-iteration paths)", out);
+    fputs(", budget ", out);
+    if (p->kprune && p->kprune->budget)
+        fprintf(out, "%" PRIu64 " bytes per analyzer thread (pruned: counts are bounds)",
+                p->kprune->budget);
+    else if (!p->kprune && p->has_kprune)
+        fputs("not known (KPRUNE section damaged)", out);
+    else
+        fputs("none (exact)", out);
+    fputs(", sampling none (every path counted)\n", out);
+
+    lost = p->has_stream ? s->dropped + s->late + s->resync + s->unknown : 0;
+    fputs("lost       ", out);
+    if (p->broken[PP_PART_STREAM] != PP_NO_SECTION)
+        fputs("not known (STREAM section damaged)", out);
+    else if (p->mode == PATHPROF_MODE_STREAM && !p->has_stream)
+        fputs("not known (no STREAM section)", out);
+    else if (lost)
+        fprintf(out, "%" PRIu64 " events (dropped %" PRIu64 ", late %" PRIu64 ", resyncs %"
+                     PRIu64 ", unregistered %" PRIu64 ")", lost, s->dropped, s->late,
+                s->resync, s->unknown);
+    else
+        fputs("0 events", out);
     if (p->lost_after_write)
-        fprintf(out, "lost       %" PRIu64 " paths ran after the profile was written\n",
+        fprintf(out, "; %" PRIu64 " paths ran after the profile was written",
                 p->lost_after_write);
+    fputc('\n', out);
 }
 
 void report_header(FILE *out, const struct pp_profile *p)

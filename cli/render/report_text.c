@@ -148,6 +148,8 @@ bool report_text(FILE *out, const struct pp_profile *p, const bool *selected, ui
     else if (ok)
         ok = out_paths(out, p, paths, n, false, top, src, err) &&
              out_paths(out, p, paths, n, true, top, src, err);
+    if (ok)
+        source_out_missing(out, src, "\nsources    not found: ");
     source_cache_free(src);
     free(paths);
     return ok;
