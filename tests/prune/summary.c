@@ -13,24 +13,11 @@
 #include "ksf-pruned/space-saving.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int test_no, failures;
-
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ok(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s %d - ", cond ? "ok" : "not ok", ++test_no);
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    failures += !cond;
-}
+#include "../lib/tap-c.h"
 
 #define UNIVERSE 50000u
 #define NLAB 3u /* labels per item: item u is (u, u * 7, ~u) */
