@@ -16,6 +16,7 @@ static const struct {
     { "config", cmd_config },
     { "dump", cmd_dump },
     { "tree", cmd_tree },
+    { "merge", cmd_merge },
     { "diff", cmd_diff },
     { "html", cmd_html },
 };
@@ -41,9 +42,11 @@ static void usage(FILE *out)
           "  dump TRACE [--thread N] [--raw]\n"
           "                          the event stream of a trace (PATHPROF_ANALYZER=trace),\n"
           "                          one line per event with its activation depth\n"
-          "  config --cflags | --libs | --plugin | --runtime-dir\n"
+          "  merge -o OUT IN...      profiles of one build added into one (counts, k-iteration\n"
+          "                          paths, pruned bounds); any order gives the same OUT\n"
+          "  config --cflags | --libs | --specs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
-          "      gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n"
+          "      gcc -specs=$(pathprof config --specs) -O2 prog.c\n"
           "\n"
           "FUNCTION is a name, or FILE:NAME to pick one of several static functions.\n"
           "'pathprof COMMAND --help' describes one command.\n"
@@ -62,7 +65,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, diff, html, dump, config)");
+        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -79,5 +82,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, config)", argv[1]);
 }

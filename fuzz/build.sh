@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the fuzz driver: the CLI's readers (cli/*.c and cli/*/*.c, analyzers/common/activations.c)
+# Builds the fuzz driver: the CLI's readers (cli/*.c and cli/*/*.c, analyzers/common/activations.c,
+# the merge code of runtime/profile-merge*.c)
 # and fuzz/driver.c, instrumented for AFL++ by afl-gcc and checked by ASan and
 # UBSan (no recovery: a finding must abort so that afl-fuzz records it).
 # afl-gcc is AFL++'s GCC mode (the assembly is instrumented by afl-as), the
@@ -18,7 +19,10 @@ flags="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -U_FORTIFY_SOURCE -O1 -g
        -I$root/cli -I$root/runtime -I$root/analyzers"
 export AFL_QUIET=1
 objs=
-for src in "$root"/cli/*.c "$root"/cli/*/*.c "$root"/analyzers/common/activations.c "$root"/fuzz/driver.c; do
+# pathprof merge compiles in the runtime's merge code (docs/cli.md).
+for src in "$root"/cli/*.c "$root"/cli/*/*.c "$root"/analyzers/common/activations.c \
+           "$root"/runtime/profile-merge.c "$root"/runtime/profile-merge-encode.c \
+           "$root"/runtime/bytebuf.c "$root"/fuzz/driver.c; do
     o=$out/obj/$(basename "$src" .c).o
     extra=
     # The CLI's dispatch runs once per command inside the driver.

@@ -14,6 +14,10 @@
  * reproduces it with the plain `pathprof` (fuzz/run.sh does so for every
  * finding).
  *
+ * The input also goes through the merge code (runtime/profile-merge.c,
+ * behind `pathprof merge` and PATHPROF_ACCUMULATE) added to itself: it may
+ * refuse the input, but a sum it writes must read back.
+ *
  * A command may succeed (0), find nothing (1) or refuse the file (2); any
  * other status is a bug and aborts, so the fuzzer records it as a crash. */
 #include <errno.h>
@@ -29,6 +33,7 @@
 #include "base/file_bytes.h"
 #include "graph/meta.h"
 #include "read/profile.h"
+#include "profile-merge.h"
 
 int pathprof_main(int argc, char **argv);
 
@@ -137,6 +142,41 @@ static int write_all(int fd, const unsigned char *b, size_t n)
     return 0;
 }
 
+/* The input added to itself; the sum, when the merge code writes one, is
+ * a profile the strict reader accepts (its envelope: a section the merge
+ * copied without checking as deeply may still be reported damaged). */
+static void merge_twice(const unsigned char *b, size_t n)
+{
+    struct pprt_merge *m = pprt_merge_new();
+    struct pprt_merge_error merr;
+    struct pprt_buf sum = {0};
+
+    if (m && pprt_merge_add(m, b, n, "a", &merr) == 0 && pprt_merge_add(m, b, n, "b", &merr) == 0 &&
+        pprt_merge_encode(m, &sum, &merr) == 0) {
+        char path[64];
+        struct pp_profile p;
+        struct pp_error err;
+        int fd = memfd_create("fuzz-merged", 0);
+
+        if (fd < 0 || write_all(fd, sum.data, sum.len) != 0) {
+            perror("fuzz driver: memfd");
+            exit(EXIT_TROUBLE);
+        }
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        memset(&p, 0, sizeof p);
+        if (!profile_read(path, &p, &err)) {
+            fprintf(stderr, "fuzz driver: the merge of the input with itself does not read back: %s\n",
+                    err.msg);
+            abort();
+        }
+        profile_free(&p);
+        run("report", path, NULL);
+        close(fd);
+    }
+    pprt_buf_free(&sum);
+    pprt_merge_free(m);
+}
+
 int main(int argc, char **argv)
 {
     unsigned char *b;
@@ -170,7 +210,6 @@ int main(int argc, char **argv)
         perror("fuzz driver: memfd");
         return EXIT_TROUBLE;
     }
-    free(b);
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     /* The reports are not what is tested; their writing is. */
     if (!freopen("/dev/null", "w", stdout)) {
@@ -178,6 +217,8 @@ int main(int argc, char **argv)
         return EXIT_TROUBLE;
     }
     run_all(path);
+    merge_twice(b, n);
+    free(b);
     close(fd);
     return 0;
 }

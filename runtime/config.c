@@ -27,6 +27,8 @@ struct env_var {
 
 static int parse_out(const char *value, struct pprt_config *cfg);
 static int parse_quiet(const char *value, struct pprt_config *cfg);
+static int parse_verbose(const char *value, struct pprt_config *cfg);
+static int parse_accumulate(const char *value, struct pprt_config *cfg);
 static int parse_chunk(const char *value, struct pprt_config *cfg);
 static int parse_chunks(const char *value, struct pprt_config *cfg);
 static int parse_analyzers(const char *value, struct pprt_config *cfg);
@@ -35,15 +37,19 @@ static int parse_cpus(const char *value, struct pprt_config *cfg);
 static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
+static int parse_accumulate_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
 static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
 static int parse_prune(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
-     "a non-empty file name; %p is replaced by the process id, %% by %",
+     "a non-empty file name; %p is replaced by the process id, %h by the host name, "
+     "%t by the time in seconds, %% by %",
      parse_out},
-    {"PATHPROF_QUIET", "0", "0 or 1", parse_quiet},
+    {"PATHPROF_QUIET", "1", "0 or 1", parse_quiet},
+    {"PATHPROF_VERBOSE", "0", "0 or 1", parse_verbose},
+    {"PATHPROF_ACCUMULATE", "0", "0 or 1", parse_accumulate},
     {"PATHPROF_ANALYZER", "blpp",
      "a comma-separated list of built-in analyzers",
      parse_analyzer},
@@ -57,7 +63,8 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_CHUNKS", "4", "a number of chunks per thread from 2 to 256",
      parse_chunks},
     {"PATHPROF_TRACE", "pathprof.trace",
-     "a non-empty file name; %p is replaced by the process id, %% by %",
+     "a non-empty file name; %p is replaced by the process id, %h by the host name, "
+     "%t by the time in seconds, %% by %",
      parse_trace},
     {"PATHPROF_K", "8", "a number of BL paths per k-iteration path from 1 to 64 (ksf)",
      parse_k},
@@ -69,12 +76,15 @@ static const struct env_var env_vars[] = {
      "(ksf-pruned)", parse_prune},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
+    {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
+     "a number of milliseconds from 0 to 60000 (for tests only)", parse_accumulate_delay},
 };
 
 #define N_ENV_VARS (sizeof env_vars / sizeof env_vars[0])
 #define PREFIX "PATHPROF_"
 
-/* A file name pattern with %p and %%, made absolute now (see config.h). */
+/* A file name pattern with %p, %h, %t and %%, made absolute now (see
+ * config.h). */
 static int parse_pattern(const char *value, char **pattern)
 {
     if (*value == '\0')
@@ -82,7 +92,7 @@ static int parse_pattern(const char *value, char **pattern)
     for (const char *s = value; *s; s++) {
         if (*s != '%')
             continue;
-        if (s[1] != 'p' && s[1] != '%')
+        if (s[1] != 'p' && s[1] != 'h' && s[1] != 't' && s[1] != '%')
             return -1; /* an unknown %x would be a surprise file name */
         s++;
     }
@@ -157,6 +167,11 @@ static int parse_analyzers(const char *value, struct pprt_config *cfg)
         return -1;
     cfg->analyzer_threads = (uint32_t)v;
     return 0;
+}
+
+static int parse_accumulate_delay(const char *value, struct pprt_config *cfg)
+{
+    return parse_number(value, 0, 60000, &cfg->test_accumulate_delay_ms);
 }
 
 static int parse_delay(const char *value, struct pprt_config *cfg)
@@ -274,15 +289,30 @@ static int parse_cpus(const char *value, struct pprt_config *cfg)
     return 0;
 }
 
-static int parse_quiet(const char *value, struct pprt_config *cfg)
+static int parse_flag(const char *value, int *flag)
 {
     if (strcmp(value, "0") == 0)
-        cfg->quiet = 0;
+        *flag = 0;
     else if (strcmp(value, "1") == 0)
-        cfg->quiet = 1;
+        *flag = 1;
     else
         return -1;
     return 0;
+}
+
+static int parse_quiet(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->quiet);
+}
+
+static int parse_verbose(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->verbose);
+}
+
+static int parse_accumulate(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->accumulate);
 }
 
 static void list_known(char *buf, size_t size)
@@ -354,5 +384,7 @@ void pprt_config_load(void)
     if (pprt_config.prune_bytes && !pruned)
         pprt_warning("PATHPROF_PRUNE is read by the ksf-pruned analyzer only, and "
                      "PATHPROF_ANALYZER does not select it: nothing is pruned");
-    pprt_set_quiet(pprt_config.quiet);
+    /* Silent by default, like gcov: a test suite comparing a program's
+     * stderr must not see us.  Problems are still said (warnings, errors). */
+    pprt_set_quiet(pprt_config.quiet && !pprt_config.verbose);
 }

@@ -15,11 +15,14 @@
 #define PPRT_MAX_ANALYZER_THREADS 64  /* PATHPROF_ANALYZERS */
 
 struct pprt_config {
-    /* Output path pattern (%p = pid, %% = %).  A relative pattern was made
+    /* Output path pattern (%p = pid, %h = host name, %t = unix time at
+     * the write, %% = %).  A relative pattern was made
      * absolute against the working directory at load time, so a program
      * that chdir()s still writes where it was started. */
     char *out_pattern;
-    int quiet; /* 1: no informational messages */
+    int quiet;      /* PATHPROF_QUIET, 1 by default: no informational line */
+    int verbose;    /* PATHPROF_VERBOSE=1 (or PATHPROF_QUIET=0): say where it went */
+    int accumulate; /* PATHPROF_ACCUMULATE=1: add to the profile already there */
 
     /* Stream mode (docs/streaming.md). */
     uint32_t chunk_events;      /* PATHPROF_CHUNK: events per chunk */
@@ -36,6 +39,7 @@ struct pprt_config {
     int cpus_none;
     char *trace_pattern;        /* PATHPROF_TRACE, made absolute like OUT */
     uint64_t test_delay_ns;     /* PATHPROF_TEST_ANALYZER_DELAY_NS */
+    uint64_t test_accumulate_delay_ms; /* PATHPROF_TEST_ACCUMULATE_DELAY_MS */
     uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
     uint32_t ksf_workers;       /* PATHPROF_KSF_WORKERS: per ksf instance, 0 = none */
     uint64_t prune_bytes;       /* PATHPROF_PRUNE: ksf-pruned's budget, 0 = off */

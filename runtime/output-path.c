@@ -9,38 +9,53 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
+
+/* What %p, %h and %t stand for; NULL for any other letter. */
+static const char *field(char c, const char *pid, const char *host, const char *now)
+{
+    return c == 'p' ? pid : c == 'h' ? host : c == 't' ? now : NULL;
+}
 
 char *pprt_expand_output(const char *pattern, pid_t pid)
 {
-    char pidstr[24];
-    int pidlen = snprintf(pidstr, sizeof pidstr, "%ld", (long)pid);
-    size_t len = 0;
-    for (const char *s = pattern; *s; s++) {
-        if (s[0] == '%' && s[1] == 'p') {
-            len += (size_t)pidlen;
-            s++;
-        } else {
+    char pidstr[24], now[24], host[256];
+    snprintf(pidstr, sizeof pidstr, "%ld", (long)pid);
+    snprintf(now, sizeof now, "%lld", (long long)time(NULL));
+    /* A host name with a slash would make a directory of it. */
+    if (gethostname(host, sizeof host) != 0)
+        strcpy(host, "localhost");
+    host[sizeof host - 1] = '\0';
+    for (char *h = host; *h; h++)
+        if (*h == '/')
+            *h = '_';
+    /* Two passes: measure, then fill. */
+    char *out = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t len = 0;
+        for (const char *s = pattern; *s; s++) {
+            const char *f = s[0] == '%' ? field(s[1], pidstr, host, now) : NULL;
+            if (f) {
+                if (out)
+                    memcpy(out + len, f, strlen(f));
+                len += strlen(f);
+                s++;
+                continue;
+            }
             if (s[0] == '%' && s[1] == '%')
                 s++;
+            if (out)
+                out[len] = *s;
             len++;
         }
-    }
-    char *out = malloc(len + 1), *o = out;
-    if (out == NULL)
-        return NULL;
-    for (const char *s = pattern; *s; s++) {
-        if (s[0] == '%' && s[1] == 'p') {
-            memcpy(o, pidstr, (size_t)pidlen);
-            o += pidlen;
-            s++;
-        } else {
-            if (s[0] == '%' && s[1] == '%')
-                s++;
-            *o++ = *s;
+        if (out) {
+            out[len] = '\0';
+            break;
         }
+        if (!(out = malloc(len + 1)))
+            return NULL;
     }
-    *o = '\0';
     return out;
 }
 

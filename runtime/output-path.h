@@ -7,8 +7,10 @@
 
 #pragma GCC visibility push(hidden)
 
-/* PATTERN with %p replaced by PID and %% by %; malloc'd, NULL if out of
- * memory.  Expanded at write time, so a forked child gets its own pid. */
+/* PATTERN with %p replaced by PID, %h by the host name (a slash in it
+ * made '_'), %t by the unix time in seconds, and %% by %; malloc'd, NULL
+ * if out of memory.  Expanded at write time, so a forked child gets its
+ * own pid. */
 char *pprt_expand_output(const char *pattern, pid_t pid);
 
 /* DIR/pathprof.PID.out; malloc'd, NULL if out of memory. */

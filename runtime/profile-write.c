@@ -6,6 +6,7 @@
 #include "config.h"
 #include "message.h"
 #include "output-path.h"
+#include "profile-accumulate.h"
 #include "profile-encode.h"
 #include "registry.h"
 #include "stream-tus.h"
@@ -40,17 +41,26 @@ static void say_failed(const char *path, const char *real, int err, const char *
 }
 
 /* Where the user asked (PATHPROF_OUT): only a regular file or a new name
- * is replaced; a device or FIFO is written through, a link followed. */
-static int write_named(const char *path, const struct pprt_buf *b)
+ * is replaced (or, with PATHPROF_ACCUMULATE, added to); a device or FIFO
+ * is written through, a link followed.  *HOW says what became of it. */
+enum outcome { WRITTEN, ADDED, APART };
+static int write_named(const char *path, const struct pprt_profile_bytes *e, enum outcome *how)
 {
+    const struct pprt_buf *b = &e->buf;
     struct pprt_target t;
     const char *step = "";
     int err = pprt_resolve_target(path, &t, &step);
+    *how = WRITTEN;
     if (err == 0) {
-        if (t.kind == PPRT_TARGET_THROUGH)
+        if (t.kind == PPRT_TARGET_THROUGH) {
             err = pprt_write_file_through(t.name, b->data, b->len, &step);
-        else
+        } else if (pprt_config.accumulate) {
+            int apart;
+            err = pprt_accumulate(t.name, b, e->pid, &apart, &step);
+            *how = apart ? APART : ADDED;
+        } else {
             err = pprt_write_file_atomically(t.name, b->data, b->len, &step);
+        }
     }
     if (err != 0)
         say_failed(path, t.name, err, step);
@@ -130,13 +140,16 @@ void pprt_profile_store(struct pprt_profile_bytes *e)
         char *path = pprt_expand_output(pattern, e->pid);
         struct pprt_signal_hold held;
         struct pprt_name_buf n;
+        enum outcome how;
         int err;
         pprt_signals_hold(&held);
         if (path == NULL)
             pprt_error("out of memory naming the profile; no profile written");
-        else if ((err = write_named(path, &e->buf)) == 0)
-            pprt_info("profile written to %s", pprt_name(path, &n));
-        else
+        else if ((err = write_named(path, e, &how)) == 0) {
+            if (how != APART) /* APART: a warning said where it went */
+                pprt_info("profile %s %s", how == ADDED ? "added to" : "written to",
+                          pprt_name(path, &n));
+        } else
             write_fallback(path, e, err);
         pprt_signals_release(&held);
         free(path);

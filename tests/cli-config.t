@@ -22,11 +22,16 @@ fi
 if [ -f "$PP_LIBDIR/libpathprof.so" ]; then
     libdir=$(cd "$PP_LIBDIR" && pwd -P)
     cli_run config --libs
-    is "$OUT" "-L$libdir -Wl,-rpath,$libdir -lpathprof -pthread" "config --libs"
+    is "$OUT" "-L$libdir -Xlinker -rpath=$libdir -lpathprof -pthread" "config --libs"
     cli_run config --runtime-dir
     is "$OUT" "$libdir" "config --runtime-dir"
+    cli_run config --specs
+    is "$RC:$OUT" "0:$libdir/pathprof.specs" "config --specs: the build tree's specs file"
+    like "$(cat "$OUT" 2>/dev/null)" "\*cc1:" "the specs file sets the plugin for cc1"
+    like "$(cat "$libdir/pathprof.specs")" "-fplugin=$libdir/pathprof.so" "it loads this plugin"
+    like "$(cat "$libdir/pathprof.specs")" "-L$libdir -rpath $libdir -lpathprof" "and links this runtime"
 else
-    skip "runtime not built ($PP_LIBDIR/libpathprof.so)" 2
+    skip "runtime not built ($PP_LIBDIR/libpathprof.so)" 6
 fi
 
 # A copy laid out like an installation, reached through a symlink: the
@@ -44,9 +49,12 @@ like "$(cat "$T/err")" "^pathprof: config: the GCC plugin is not at $prefix/lib/
 : >"$T/prefix/lib/pathprof.so"
 : >"$T/prefix/lib/libpathprof.so"
 is "$(./pp config --cflags)" "-fplugin=$prefix/lib/pathprof.so" "relocated: --cflags"
-is "$(./pp config --libs)" "-L$prefix/lib -Wl,-rpath,$prefix/lib -lpathprof -pthread" "relocated: --libs"
+is "$(./pp config --libs)" "-L$prefix/lib -Xlinker -rpath=$prefix/lib -lpathprof -pthread" "relocated: --libs"
 is "$(./pp config --runtime-dir)" "$prefix/lib" "relocated: --runtime-dir"
-is "$(./pp config --cflags --libs)" "-fplugin=$prefix/lib/pathprof.so -L$prefix/lib -Wl,-rpath,$prefix/lib -lpathprof -pthread" \
+./pp config --specs >"$T/out" 2>"$T/err"
+is "$?:$(cat "$T/out")" "1:" "relocated, no specs file: exit 1, nothing on stdout"
+like "$(cat "$T/err")" "GCC specs file is not at $prefix/lib/pathprof.specs" "no specs file: says where it looked"
+is "$(./pp config --cflags --libs)" "-fplugin=$prefix/lib/pathprof.so -L$prefix/lib -Xlinker -rpath=$prefix/lib -lpathprof -pthread" \
     "several options: one line, in order"
 rm "$T/prefix/lib/libpathprof.so"
 ./pp config --cflags --libs >"$T/out" 2>"$T/err"

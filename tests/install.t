@@ -12,7 +12,7 @@ P=$T/prefix
 ok "make install PREFIX=$P" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install PREFIX="$P" \
     ${PP_SANITIZE:+SANITIZE=$PP_SANITIZE}
 for f in bin/pathprof lib/pathprof.so lib/libpathprof.so lib/libpathprof.a \
-         include/pathprof-abi.h lib/pkgconfig/pathprof.pc; do
+         include/pathprof-abi.h lib/pkgconfig/pathprof.pc lib/pathprof.specs; do
     ok "installed $f" test -s "$P/$f"
 done
 ok "bin/pathprof is executable" test -x "$P/bin/pathprof"
@@ -28,7 +28,7 @@ like "$(grep '^Cflags:' "$pc")" "-fplugin=\\\$\\{libdir\\}/pathprof.so|-fplugin=
 if command -v pkg-config >/dev/null; then
     is "$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags pathprof | sed 's/ *$//')" "-fplugin=$P/lib/pathprof.so" "pkg-config --cflags pathprof"
     is "$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --libs pathprof | sed 's/ *$//')" \
-       "-L$P/lib -Wl,-rpath,$P/lib -lpathprof -pthread" "pkg-config --libs pathprof"
+       "-L$P/lib -Xlinker -rpath=$P/lib -lpathprof -pthread" "pkg-config --libs pathprof"
 else
     skip "pkg-config is not installed" 2
 fi
@@ -54,4 +54,15 @@ ok "it wrote its profile" test -s "$T/hello.prof"
 ok "the installed CLI reads it" "$P/bin/pathprof" report "$T/hello.prof"
 ok "the runtime comes from the prefix (rpath)" \
     sh -c "ldd '$T/hello' | grep -q '$P/lib/libpathprof.so'"
+
+# The one-flag build: the installed specs file loads the installed plugin
+# and links the installed runtime.
+specs=$("$P/bin/pathprof" config --specs 2>&1)
+is "$specs" "$P/lib/pathprof.specs" "installed 'pathprof config --specs' names the installed specs file"
+# shellcheck disable=SC2086
+ok "compile and link with -specs alone" gcc -specs="$specs" $PP_SAN_CFLAGS -O2 "$T/hello.c" -o "$T/hello2"
+is "$(PATHPROF_OUT=$T/hello2.prof "$T/hello2" 2>&1)" "134" "it runs, silent"
+ok "its profile reads" "$P/bin/pathprof" report "$T/hello2.prof"
+ok "its runtime comes from the prefix" \
+    sh -c "ldd '$T/hello2' | grep -q '$P/lib/libpathprof.so'"
 done_testing

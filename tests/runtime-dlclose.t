@@ -48,7 +48,7 @@ SKIP: {
 # The last cycle left open: written live, then its destructor runs after
 # the write (and must neither crash nor write again).
 $r = run_prog(argv => [$drv, 'dlopen', "$dir/libdso.so", $N, 1], cwd => $dir,
-              env => { PATHPROF_OUT => "$dir/keep.out" });
+              env => { PATHPROF_OUT => "$dir/keep.out", PATHPROF_VERBOSE => 1 });
 is($r->{status}, 0, 'last open: exit status') or diag($r->{err});
 is(scalar(() = $r->{err} =~ /profile written/g), 1, 'last open: written once');
 $p = eval { read_profile("$dir/keep.out") };

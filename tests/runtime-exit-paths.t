@@ -21,7 +21,7 @@ sub scenario {
     mkdir "$dir/$name";
     my $out = "$dir/$name/p.out";
     my $r = run_prog(argv => [$drv, $name], cwd => "$dir/$name",
-                     env => { PATHPROF_OUT => $out, %env });
+                     env => { PATHPROF_OUT => $out, PATHPROF_VERBOSE => 1, %env });
     is($r->{status}, $status, "$name: exit status $status");
     my @lines = grep { /^pathprof: profile written/ } split /\n/, $r->{err};
     is(scalar @lines, 1, "$name: written once") or diag($r->{err});

@@ -21,10 +21,11 @@ mkdir "$dir/prof";
 my $out = "$dir/prof/basic.out";
 my $t0 = time;
 my $r = run_prog(argv => [$drv, 'basic', $K], cwd => $dir,
-                 env => { PATHPROF_OUT => $out, DRIVER_META => "$dir/basic.meta" });
+                 env => { PATHPROF_OUT => $out, DRIVER_META => "$dir/basic.meta",
+                          PATHPROF_VERBOSE => 1 });
 is($r->{status}, 3, 'exit status of main is kept');
 is($r->{out}, "driver: hello\n", 'stdout is only the program\'s');
-is($r->{err}, "pathprof: profile written to $out\n", 'one informational line on stderr');
+is($r->{err}, "pathprof: profile written to $out\n", 'PATHPROF_VERBOSE=1: one informational line on stderr');
 ok(-f $out, 'profile written to PATHPROF_OUT');
 is_deeply([leftovers("$dir/prof", 'basic.out')], [], 'no temporary file left');
 

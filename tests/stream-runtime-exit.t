@@ -77,7 +77,7 @@ unlike($r->{err} // '', qr/exec of .* failed/, 'exec-fail: no warning (nothing w
 # Counting mode too: a counting TU's profile is written before exec.
 my $out = "$dir/count-exec.out";
 $r = run_prog(argv => [$drv, 'count-exec', $true], cwd => $dir,
-              env => { PATHPROF_OUT => $out });
+              env => { PATHPROF_OUT => $out, PATHPROF_VERBOSE => 1 });
 is($r->{status}, 0, 'count-exec: exit status of the exec\'d program');
 like($r->{err}, qr/^pathprof: profile written to \Q$out\E$/m, 'count-exec: written before exec');
 $p = eval { read_profile($out) };

@@ -34,7 +34,7 @@ run() {
     local mode=$1 name=$2; shift 2
     local extra=()
     [ "$mode" = stream ] && extra=(PATHPROF_ANALYZER=blpp,trace)
-    env TMPDIR="$T/fb" "${extra[@]}" "$@" "$T/$mode" "$N" >"$T/$name.stdout" 2>"$T/$name.err"
+    env TMPDIR="$T/fb" PATHPROF_VERBOSE=1 "${extra[@]}" "$@" "$T/$mode" "$N" >"$T/$name.stdout" 2>"$T/$name.err"
     echo $? >"$T/$name.rc"
 }
 

@@ -87,7 +87,7 @@ uint64_t kp_core_held(const struct kp_core *c)
 {
     uint64_t b = c->forest_bytes + scratch_bytes(c);
     for (uint32_t n = 1; n <= c->k; n++)
-        b += ss_bytes(n, c->sum[n - 1].cap);
+        b += ss_held(&c->sum[n - 1]);
     return b;
 }
 
@@ -169,6 +169,16 @@ static void flush_walk(struct kp_core *c, const struct ksf_forest *f, uint32_t u
  * its n-grams into the summaries, emptied) and the walk goes on; the
  * nodes the walk holds for the current k-SF path are then made again
  * from the path's labels (their generation is older than the drain). */
+/* The drain's updates wait in a ring of SS_AHEAD, their slots prefetched
+ * when they enter, so that each probe finds its line on the way. */
+#define SS_AHEAD 8
+
+struct pending {
+    uint64_t w;
+    uint32_t h, n;
+    uint64_t labels[KSF_MAX_K];
+};
+
 struct flusher {
     struct kp_core *c;
     const struct ksf_forest *sf;
@@ -179,7 +189,33 @@ struct flusher {
     uint32_t node[2 * KSF_MAX_K + 1]; /* its longest suffix's k-IPF node */
     uint32_t node_gen[2 * KSF_MAX_K + 1];
     uint64_t labels[KSF_MAX_K];      /* the drain's n-gram */
+    struct pending ahead[SS_AHEAD];  /* updates on their way, oldest at next */
+    uint32_t next, waiting;
 };
+
+/* The oldest pending update into its summary. */
+static void add_oldest(struct flusher *fl)
+{
+    struct pending *p = &fl->ahead[fl->next];
+    ss_add_hashed(&fl->c->sum[p->n - 1], p->labels, p->h, p->w);
+    fl->next = (fl->next + 1) % SS_AHEAD;
+    fl->waiting--;
+}
+
+/* Adds W to the n-gram fl->labels[0 .. N) of hash H, SS_AHEAD updates
+ * later. */
+static void add_ahead(struct flusher *fl, uint32_t n, uint32_t h, uint64_t w)
+{
+    if (fl->waiting == SS_AHEAD)
+        add_oldest(fl);
+    struct pending *p = &fl->ahead[(fl->next + fl->waiting) % SS_AHEAD];
+    ss_prefetch(&fl->c->sum[n - 1], h);
+    p->w = w;
+    p->h = h;
+    p->n = n;
+    memcpy(p->labels, fl->labels, n * sizeof *p->labels);
+    fl->waiting++;
+}
 
 static void drain_walk(struct flusher *fl, uint32_t u, uint32_t d, uint64_t h)
 {
@@ -187,7 +223,7 @@ static void drain_walk(struct flusher *fl, uint32_t u, uint32_t d, uint64_t h)
     fl->labels[d - 1] = f->n[u].label;
     h = ss_hash_step(h, f->n[u].label);
     if (f->n[u].count)
-        ss_add_hashed(&fl->c->sum[d - 1], fl->labels, ss_hash_final(h), f->n[u].count);
+        add_ahead(fl, d, ss_hash_final(h), f->n[u].count);
     for (uint32_t ch = f->n[u].child; ch != 0 && d < fl->k; ch = f->n[ch].sibling)
         drain_walk(fl, ch, d + 1, h);
 }
@@ -201,6 +237,8 @@ static void drain(struct flusher *fl)
 {
     ksf_linked_sum(fl->l);
     ksf_each_root(&fl->l->f, drain_root, fl);
+    while (fl->waiting)
+        add_oldest(fl);
     ksf_linked_clear(fl->l);
     fl->gen++;
 }

@@ -5,17 +5,16 @@
  * run beside the exact `ksf` on one stream: the two write different
  * sections (KIPF, KPRUNE).
  *
- * The activation handling is ksf/ksf.c's (docs/kiterations.md): per producer
- * thread an activation stack, and per activation depth a struct kp_act
- * plus a ring of its last k - 1 path IDs (re-seeding after an epoch). */
+ * The activation handling is ksf/ksf.c's (docs/kiterations.md), in
+ * feed.c: per producer thread an activation stack, and per activation
+ * depth a struct kp_act plus a ring of its last k - 1 path IDs. */
 #include "analyzer-services.h"
 #include "analyzer.h"
-#include "common/activations.h"
 #include "config.h"
 #include "core.h"
+#include "feed.h"
 #include "write.h"
 #include "message.h"
-#include "pathprof-abi.h"
 
 #include <stdlib.h>
 
@@ -26,10 +25,7 @@ struct kp_an {
 
 struct kp_pthread {
     struct kp_thread t;
-    struct pp_act_stack acts;
-    struct kp_act *act; /* act[d - 1]: the activation at depth d */
-    uint64_t *rings;    /* its ring at (d - 1) * t.ring */
-    size_t cap;
+    struct kp_seq q;
 };
 
 /* The budget actually used: PATHPROF_PRUNE, raised (with a warning) to
@@ -72,74 +68,16 @@ static void *kp_thread_begin(void *a, uint32_t tid)
         free(t);
         return NULL;
     }
-    pp_act_init(&t->acts, NULL, NULL);
+    kp_seq_init(&t->q);
     return t;
-}
-
-/* The activation at DEPTH and its ring, grown on demand; NULL when out of
- * memory. */
-static struct kp_act *act_at(struct kp_pthread *t, size_t depth)
-{
-    if (depth > t->cap) {
-        size_t cap = t->cap ? t->cap : 64;
-        while (cap < depth)
-            cap *= 2;
-        struct kp_act *v = realloc(t->act, cap * sizeof *v);
-        if (v == NULL)
-            return NULL;
-        t->act = v;
-        uint64_t *r = realloc(t->rings, cap * t->t.ring * sizeof *r);
-        if (r == NULL)
-            return NULL;
-        t->rings = r;
-        t->cap = cap;
-    }
-    return &t->act[depth - 1];
 }
 
 static void kp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
 {
     struct kp_an *an = a;
     struct kp_pthread *t = tp;
-    if (t == NULL)
-        return;
-    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t w = ev[i];
-        size_t depth = pp_act_depth(&t->acts);
-        /* The common event: a path of the top activation (ksf/ksf.c). */
-        if (__builtin_expect((w & special) == 0 && !t->acts.has_half && depth != 0 &&
-                                 depth <= t->cap, 1)) {
-            kp_item(&an->c, &t->t, &t->act[depth - 1], t->rings + (depth - 1) * t->t.ring,
-                    w & PATHPROF_EV_INDEX_MASK);
-            continue;
-        }
-        /* Calls and returns: the fast form of common/activations.h. */
-        bool pushed;
-        size_t d = pp_act_fast_path(&t->acts, w, t->cap, &pushed);
-        if (d != 0) {
-            if (pushed)
-                kp_act_start(&t->t, &t->act[d - 1]);
-            kp_item(&an->c, &t->t, &t->act[d - 1], t->rings + (d - 1) * t->t.ring,
-                    w & PATHPROF_EV_INDEX_MASK);
-            continue;
-        }
-        struct pp_act_step step;
-        pp_act_feed(&t->acts, w, &step);
-        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
-            !(step.what == PP_ACT_RESUME && step.pushed))
-            continue;
-        struct kp_act *s = act_at(t, step.depth);
-        if (s == NULL) {
-            t->t.b.lost += step.what == PP_ACT_PATH;
-            continue;
-        }
-        if (step.pushed)
-            kp_act_start(&t->t, s);
-        if (step.what == PP_ACT_PATH)
-            kp_item(&an->c, &t->t, s, t->rings + (step.depth - 1) * t->t.ring,
-                    w & PATHPROF_EV_INDEX_MASK);
-    }
+    if (t != NULL)
+        kp_feed(&an->c, &t->t, &t->q, ev, n);
 }
 
 static void kp_thread_end_(void *a, void *tp)
@@ -149,11 +87,9 @@ static void kp_thread_end_(void *a, void *tp)
     if (t == NULL)
         return;
     kp_thread_end(&an->c, &t->t);
-    if (t->acts.resync)
-        pp_note_resync(t->acts.resync);
-    pp_act_free(&t->acts);
-    free(t->act);
-    free(t->rings);
+    if (t->q.acts.resync)
+        pp_note_resync(t->q.acts.resync);
+    kp_seq_free(&t->q);
     free(t);
 }
 
@@ -178,6 +114,11 @@ static void kp_merge(void *into, void *from)
 static void kp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
 {
     struct kp_an *an = a;
+    /* The section promises at most m sequences per length and analyzer
+     * thread; a summary holds up to half as many more between its
+     * compactions (space-saving.h). */
+    for (uint32_t n = 1; n <= an->c.k; n++)
+        ss_trim(&an->c.sum[n - 1]);
     kp_write_section(&an->c, an->analyzers, out, nsections);
 }
 

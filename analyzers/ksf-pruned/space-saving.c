@@ -1,4 +1,5 @@
-/* space-saving.c - weighted Space-Saving with merging (space-saving.h). */
+/* space-saving.c - weighted Space-Saving with batched evictions, and
+ * merging (space-saving.h). */
 #include "space-saving.h"
 
 #include <stdlib.h>
@@ -15,11 +16,31 @@ static uint32_t slots_for(uint32_t cap)
     return s;
 }
 
-size_t ss_bytes(uint32_t n, uint32_t cap)
+/* Room for M counters: M kept after a compaction plus M / 2 (at least 1)
+ * arrivals before the next, so a compaction, O(room), comes at most once
+ * per M / 2 new items. */
+static uint32_t room_for(uint32_t m)
+{
+    return m + (m / 2 > 1 ? m / 2 : 1);
+}
+
+/* Bytes of a summary with room for CAP items; SEL: with the compaction's
+ * selection array (bounded summaries). */
+static size_t bytes_for(uint32_t n, uint32_t cap, int sel)
 {
     return (size_t)cap * (sizeof(struct ss_entry) + (size_t)n * sizeof(uint64_t) +
-                          sizeof(struct ss_heap)) +
+                          (sel ? sizeof(uint64_t) : 0)) +
            (size_t)slots_for(cap) * sizeof(uint64_t);
+}
+
+size_t ss_bytes(uint32_t n, uint32_t m)
+{
+    return bytes_for(n, room_for(m), 1);
+}
+
+size_t ss_held(const struct ss_summary *s)
+{
+    return s->cap ? bytes_for(s->n, s->cap, s->cap_max != 0) : 0;
 }
 
 static uint32_t hash_labels(const uint64_t *l, uint32_t n)
@@ -38,6 +59,14 @@ static uint32_t hash_labels(const uint64_t *l, uint32_t n)
 static uint64_t slot_make(uint32_t i, uint32_t h) { return (uint64_t)h << 32 | (i + 1); }
 static uint32_t slot_hash(uint64_t v) { return (uint32_t)(v >> 32); }
 
+static int same_labels(const uint64_t *a, const uint64_t *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
 /* The entry holding LABELS (hash H), or UINT32_MAX; *AT: its slot, or the
  * empty slot where it would go. */
 static uint32_t find(const struct ss_summary *s, const uint64_t *labels, uint32_t h,
@@ -49,8 +78,7 @@ static uint32_t find(const struct ss_summary *s, const uint64_t *labels, uint32_
         if (v == 0)
             break;
         uint32_t i = (uint32_t)v - 1;
-        if (slot_hash(v) == h &&
-            memcmp(ss_labels(s, i), labels, (size_t)s->n * sizeof *labels) == 0) {
+        if (slot_hash(v) == h && same_labels(ss_labels(s, i), labels, s->n)) {
             *at = j;
             return i;
         }
@@ -59,75 +87,15 @@ static uint32_t find(const struct ss_summary *s, const uint64_t *labels, uint32_
     return UINT32_MAX;
 }
 
-/* The slot of entry I (which is in the table). */
-static uint32_t slot_of(const struct ss_summary *s, uint32_t i)
-{
-    uint32_t mask = s->nslots - 1, j = s->e[i].hash & mask;
-    while ((uint32_t)s->slot[j] != i + 1)
-        j = (j + 1) & mask;
-    return j;
-}
-
 uint32_t ss_lookup(const struct ss_summary *s, const uint64_t *labels)
 {
     uint32_t at;
     return s->nslots ? find(s, labels, hash_labels(labels, s->n), &at) : UINT32_MAX;
 }
 
-/* Linear probing's backward-shift deletion: no tombstones, so lookups
- * stay short however many evictions there are. */
-static void slot_delete(struct ss_summary *s, uint32_t j)
-{
-    uint32_t mask = s->nslots - 1;
-    for (uint32_t k = (j + 1) & mask;; k = (k + 1) & mask) {
-        uint64_t v = s->slot[k];
-        if (v == 0)
-            break;
-        uint32_t home = slot_hash(v) & mask;
-        /* Move it back to J unless its home lies cyclically in (J, K]. */
-        if (((k - home) & mask) >= ((k - j) & mask)) {
-            s->slot[j] = v;
-            j = k;
-        }
-    }
-    s->slot[j] = 0;
-}
-
-/* 4-ary heap, hole-moving sifts. */
-static void sift_down(struct ss_summary *s, uint32_t p)
-{
-    struct ss_heap x = s->heap[p];
-    for (;;) {
-        uint32_t c = 4 * p + 1, m = p;
-        uint64_t best = x.key;
-        for (uint32_t j = c; j < c + 4 && j < s->len; j++)
-            if (s->heap[j].key < best) {
-                best = s->heap[j].key;
-                m = j;
-            }
-        if (m == p)
-            break;
-        s->heap[p] = s->heap[m];
-        p = m;
-    }
-    s->heap[p] = x;
-}
-
-static void sift_up(struct ss_summary *s, uint32_t c)
-{
-    struct ss_heap x = s->heap[c];
-    while (c > 0) {
-        uint32_t p = (c - 1) / 4;
-        if (s->heap[p].key <= x.key)
-            break;
-        s->heap[c] = s->heap[p];
-        c = p;
-    }
-    s->heap[c] = x;
-}
-
 static void rehash(struct ss_summary *s)
 {
+    memset(s->slot, 0, (size_t)s->nslots * sizeof *s->slot);
     for (uint32_t i = 0; i < s->len; i++) {
         uint32_t j = s->e[i].hash & (s->nslots - 1);
         while (s->slot[j] != 0)
@@ -136,7 +104,7 @@ static void rehash(struct ss_summary *s)
     }
 }
 
-/* Room for CAP items (a power of two >= len); 0 or -1. */
+/* Room for CAP items (>= len); 0 or -1. */
 static int set_cap(struct ss_summary *s, uint32_t cap)
 {
     struct ss_entry *e = realloc(s->e, (size_t)cap * sizeof *e);
@@ -147,10 +115,12 @@ static int set_cap(struct ss_summary *s, uint32_t cap)
     if (l == NULL)
         return -1;
     s->labels = l;
-    struct ss_heap *h = realloc(s->heap, (size_t)cap * sizeof *h);
-    if (h == NULL)
-        return -1;
-    s->heap = h;
+    if (s->cap_max) {
+        uint64_t *sel = realloc(s->sel, (size_t)cap * sizeof *sel);
+        if (sel == NULL)
+            return -1;
+        s->sel = sel;
+    }
     uint32_t nslots = slots_for(cap);
     /* calloc: a large empty table costs address space, not memory,
      * until it fills. */
@@ -173,7 +143,7 @@ int ss_init(struct ss_summary *s, uint32_t n, uint32_t cap_max)
     /* A bounded summary gets its whole room at once: growing by doubling
      * would hold the old and the new arrays for a moment, beyond what the
      * budget planned.  Untouched pages cost nothing until used. */
-    uint32_t cap = cap_max ? cap_max : SS_MIN_CAP;
+    uint32_t cap = cap_max ? room_for(cap_max) : SS_MIN_CAP;
     if (set_cap(s, cap) != 0) {
         ss_free(s);
         s->failed = 1;
@@ -186,11 +156,11 @@ void ss_free(struct ss_summary *s)
 {
     free(s->e);
     free(s->labels);
-    free(s->heap);
+    free(s->sel);
     free(s->slot);
     s->e = NULL;
     s->labels = NULL;
-    s->heap = NULL;
+    s->sel = NULL;
     s->slot = NULL;
     s->len = s->cap = s->nslots = 0;
 }
@@ -202,9 +172,81 @@ static void insert(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     uint32_t i = s->len++;
     s->e[i] = (struct ss_entry){count, err, h, 0};
     memcpy(s->labels + (size_t)i * s->n, labels, (size_t)s->n * sizeof *labels);
-    s->heap[i] = (struct ss_heap){count, i, 0};
     s->slot[at] = slot_make(i, h);
-    sift_up(s, i);
+}
+
+static void swap64(uint64_t *a, uint64_t *b)
+{
+    uint64_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The value that would stand at index R (from 0) if V[0 .. N) were sorted
+ * in decreasing order; V is reordered.  Quickselect with a median of
+ * three and Wirth's partition. */
+static uint64_t select_desc(uint64_t *v, uint32_t n, uint32_t r)
+{
+    int64_t lo = 0, hi = (int64_t)n - 1;
+    while (hi > lo) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (v[mid] > v[lo])
+            swap64(&v[mid], &v[lo]);
+        if (v[hi] > v[lo])
+            swap64(&v[hi], &v[lo]);
+        if (v[hi] > v[mid])
+            swap64(&v[hi], &v[mid]);
+        uint64_t p = v[mid]; /* the median of the three */
+        int64_t i = lo, j = hi;
+        while (i <= j) { /* ends with v[lo .. j] >= p >= v[i .. hi], p between */
+            while (v[i] > p)
+                i++;
+            while (v[j] < p)
+                j--;
+            if (i <= j)
+                swap64(&v[i++], &v[j--]);
+        }
+        if (r <= j)
+            hi = j;
+        else if (r >= i)
+            lo = i;
+        else
+            return p;
+    }
+    return v[lo];
+}
+
+/* Full: the batched eviction.  V, the (m + 1)-th largest count, becomes
+ * the floor and every entry with count <= V goes, at most m staying
+ * (docs/pruning.md, "The guarantee": Misra-Gries's decrement, which keeps
+ * floor <= N / (m + 1)). */
+static void compact(struct ss_summary *s)
+{
+    for (uint32_t i = 0; i < s->len; i++)
+        s->sel[i] = s->e[i].count;
+    uint64_t v = select_desc(s->sel, s->len, s->cap_max);
+    if (v > s->floor)
+        s->floor = v;
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < s->len; i++) {
+        if (s->e[i].count <= v)
+            continue;
+        if (i != j) {
+            s->e[j] = s->e[i];
+            memcpy(s->labels + (size_t)j * s->n, s->labels + (size_t)i * s->n,
+                   (size_t)s->n * sizeof *s->labels);
+        }
+        j++;
+    }
+    s->evictions += s->len - j;
+    s->len = j;
+    rehash(s);
+}
+
+void ss_trim(struct ss_summary *s)
+{
+    if (s->cap_max && s->len > s->cap_max)
+        compact(s);
 }
 
 void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w)
@@ -218,42 +260,24 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     uint32_t i = find(s, labels, h, &at);
     s->total += w;
     if (i != UINT32_MAX) {
-        s->e[i].count += w; /* its heap key goes stale: see ss_heap */
+        s->e[i].count += w;
         return;
     }
-    if (s->len == s->cap && (s->cap_max == 0 || s->cap < s->cap_max)) {
-        uint32_t cap = s->cap * 2;
-        if (s->cap_max && cap > s->cap_max)
-            cap = s->cap_max;
-        if (s->cap >= UINT32_MAX / 8 || set_cap(s, cap) != 0) {
-            s->failed = 1; /* the summary stays valid: evict instead */
-        } else {
-            find(s, labels, h, &at);
+    if (s->len == s->cap) {
+        if (s->cap_max) {
+            compact(s);
+        } else if (s->cap >= UINT32_MAX / 8 || set_cap(s, s->cap * 2) != 0) {
+            /* Unbounded and out of memory: the item stays unmonitored, so
+             * the floor must cover its true count, at most floor + W. */
+            s->failed = 1;
+            s->floor += w;
+            return;
         }
+        find(s, labels, h, &at);
     }
-    if (s->len < s->cap) {
-        insert(s, labels, h, at, w, 0);
-        return;
-    }
-    /* Full: the minimum makes room, and the newcomer inherits its count
-     * as error (its true count before this update was at most that). */
-    for (i = s->heap[0].idx; s->heap[0].key != s->e[i].count; i = s->heap[0].idx) {
-        s->heap[0].key = s->e[i].count;
-        sift_down(s, 0);
-    }
-    uint64_t min = s->e[i].count;
-    if (min > s->floor)
-        s->floor = min;
-    s->evictions++;
-    slot_delete(s, slot_of(s, i));
-    memcpy(s->labels + (size_t)i * s->n, labels, (size_t)s->n * sizeof *labels);
-    s->e[i].count = min + w;
-    s->heap[0].key = min + w;
-    s->e[i].err = min;
-    s->e[i].hash = h;
-    find(s, labels, h, &at);
-    s->slot[at] = slot_make(i, h);
-    sift_down(s, 0);
+    /* Its true count before this update was at most the floor: never seen,
+     * or dropped with a count <= the floor then, and floors only rise. */
+    insert(s, labels, h, at, s->floor + w, s->floor);
 }
 
 struct cand {
@@ -305,9 +329,9 @@ int ss_merge(struct ss_summary *into, const struct ss_summary *from)
         goto fail;
     for (size_t i = 0; i < kept; i++)
         memcpy(keep + i * into->n, c[i].labels, into->n * sizeof *keep);
-    uint32_t cap = into->cap;
+    uint32_t cap = into->cap; /* a bounded summary's room always holds cap_max */
     while (cap < kept)
-        cap = into->cap_max && 2 * cap > into->cap_max ? into->cap_max : 2 * cap;
+        cap *= 2;
     if (cap != into->cap && set_cap(into, cap) != 0)
         goto fail;
     into->len = 0;

@@ -1,21 +1,31 @@
 /* space-saving.h - a weighted Space-Saving summary of sequences of N
  * labels (Metwally et al., "Efficient computation of frequent and top-k
- * elements in data streams", with weights; merging as Agarwal et al.,
- * "Mergeable summaries"), for the ksf-pruned analyzer (docs/pruning.md).
+ * elements in data streams", with weights), whose evictions are batched
+ * as Misra-Gries's decrements (the two are isomorphic: Agarwal et al.,
+ * "Mergeable summaries", who also give the merge), for the ksf-pruned
+ * analyzer (docs/pruning.md).
  *
  * The contract, for any sequence of updates (item x, weight w > 0):
  *   - total is the sum of all weights (N);
  *   - a monitored item has count - err <= true(x) <= count;
  *   - an item not monitored has true(x) <= floor;
- *   - as long as no item was ever evicted, floor = err = 0 and counts are
- *     exact; once full, floor <= N / cap.
- * The summary holds at most CAP_MAX items, allocated at once (its memory
- * is ss_bytes(n, cap_max) from the start, touched as it fills); with
- * CAP_MAX 0 it starts small, doubles, and never evicts.  Eviction
- * takes the minimum of a lazily kept 4-ary heap (struct ss_heap);
- * lookups go through an
- * open-addressing table of entry indices (linear probing, backward-shift
- * deletion, load <= 1/2).  Single-threaded. */
+ *   - as long as no item was ever dropped, floor = err = 0 and counts are
+ *     exact; always floor <= N / (m + 1), m = CAP_MAX.
+ *
+ * How.  A new item enters with count floor + w and err floor (its true
+ * count before was at most the floor).  When the room is full, one
+ * compaction makes room for many: the (m + 1)-th largest count V becomes
+ * the floor and every entry with count <= V is dropped (at most m stay).
+ * Per new item that is one hash probe and an append, plus an amortised
+ * share of the compaction's sequential passes, where an eviction at a
+ * time cost a heap sift, a slot deletion and a second probe (3-5 cache
+ * misses each on bzip2's stream).
+ *
+ * A bounded summary (CAP_MAX = m >= 1) allocates its room at once (its
+ * memory is ss_bytes(n, m) from the start, touched as it fills); with
+ * CAP_MAX 0 it starts small, doubles, and never drops.  Lookups go through
+ * an open-addressing table of entry indices (linear probing, load <= 1/2,
+ * rebuilt by each compaction).  Single-threaded. */
 #ifndef PATHPROF_SPACE_SAVING_H
 #define PATHPROF_SPACE_SAVING_H
 
@@ -30,42 +40,35 @@ struct ss_entry {
     uint32_t pad;
 };
 
-/* A heap slot: entry IDX with KEY, its count when it last moved in the
- * heap.  Counts only grow, so an update leaves the heap alone (no sift per
- * update): the heap is ordered on these keys, and eviction refreshes stale
- * keys at the top until the top's key is its count - then it is the
- * minimum, since every other count >= its key >= the top's.  Keys live in
- * the heap, four 16-byte children side by side, so that a sift reads one
- * or two cache lines per level, not one entry per child, over half the
- * levels of a binary heap. */
-struct ss_heap {
-    uint64_t key;
-    uint32_t idx;
-    uint32_t pad;
-};
-
 struct ss_summary {
     uint32_t n;          /* labels per item */
     uint32_t len, cap;   /* items held, room for */
-    uint32_t cap_max;    /* 0: unbounded */
+    uint32_t cap_max;    /* m, the items kept by a compaction; 0: unbounded */
     uint32_t nslots;     /* a power of two >= 2 * cap */
     uint64_t total;      /* N */
     uint64_t floor;      /* bound on the true count of any unmonitored item */
-    uint64_t evictions;
+    uint64_t evictions;  /* items dropped */
     struct ss_entry *e;
     uint64_t *labels;    /* cap * n: entry i's labels at i * n */
-    struct ss_heap *heap; /* a 4-ary min-heap on keys */
+    uint64_t *sel;       /* cap counts: the compaction's scratch (bounded only) */
     uint64_t *slot;      /* entry index + 1 | hash << 32, 0 = empty */
     int failed;          /* out of memory: an update was lost */
 };
 
-/* Bytes held by a summary of N labels per item with room for CAP items. */
-size_t ss_bytes(uint32_t n, uint32_t cap);
+/* Bytes a bounded summary of N labels per item with M counters holds (its
+ * room is more than M: see space-saving.c, room_for). */
+size_t ss_bytes(uint32_t n, uint32_t m);
+/* Bytes S holds now. */
+size_t ss_held(const struct ss_summary *s);
 
 /* CAP_MAX: 0 (no limit) or at least 1.  Returns 0, or -1 when out of
  * memory. */
 int ss_init(struct ss_summary *s, uint32_t n, uint32_t cap_max);
 void ss_free(struct ss_summary *s);
+
+/* At most m items, as the profile states (a compaction when more are
+ * held): before the summary is written. */
+void ss_trim(struct ss_summary *s);
 
 /* Adds W (> 0) to the item LABELS (s->n of them). */
 void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w);
@@ -84,6 +87,14 @@ static inline uint32_t ss_hash_final(uint64_t h)
 {
     return (uint32_t)(h ^ (h >> 29));
 }
+/* Brings the table slot where an item of hash H is looked up toward the
+ * cache: a caller that knows its next items (core.c's drain) asks for
+ * them a few updates ahead, so that the probe's miss overlaps others. */
+static inline void ss_prefetch(const struct ss_summary *s, uint32_t h)
+{
+    __builtin_prefetch(&s->slot[h & (s->nslots - 1)]);
+}
+
 /* ss_add with the hash of LABELS already computed. */
 void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t hash, uint64_t w);
 

@@ -19,6 +19,7 @@ int cmd_dot(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 

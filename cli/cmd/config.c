@@ -16,6 +16,7 @@
 
 #define PLUGIN_NAME "pathprof.so"
 #define RUNTIME_NAME "libpathprof.so"
+#define SPECS_NAME "pathprof.specs"
 
 /* The absolute, canonical <bindir>/../lib; false (message printed) if unknown. */
 static bool find_libdir(char *libdir, size_t size)
@@ -57,14 +58,17 @@ static bool need_file(const char *libdir, const char *name, const char *what)
 
 static void config_usage(FILE *out)
 {
-    fputs("Usage: pathprof config --cflags | --libs | --plugin | --runtime-dir ...\n"
+    fputs("Usage: pathprof config --specs | --cflags | --libs | --plugin | --runtime-dir ...\n"
           "Prints what to add to a gcc command line to profile a program:\n"
+          "  --specs        the GCC specs file that does both (plugin when compiling,\n"
+          "                 runtime when linking): gcc -specs=$(pathprof config --specs)\n"
           "  --cflags       -fplugin=<absolute path of pathprof.so>\n"
-          "  --libs         -L<libdir> -Wl,-rpath,<libdir> -lpathprof -pthread\n"
+          "  --libs         -L<libdir> -Xlinker -rpath=<libdir> -lpathprof -pthread\n"
           "  --plugin       the absolute path of the plugin\n"
           "  --runtime-dir  the directory holding libpathprof.so\n"
           "Several options print their answers on one line, in order, e.g.\n"
-          "  gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n",
+          "  gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n"
+          "  gcc -specs=$(pathprof config --specs) -O2 prog.c\n",
           out);
 }
 
@@ -75,13 +79,14 @@ int cmd_config(int argc, char **argv)
     int a;
 
     if (argc < 2)
-        return usage_error("config: needs --cflags, --libs, --plugin or --runtime-dir");
+        return usage_error("config: needs --specs, --cflags, --libs, --plugin or --runtime-dir");
     for (a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             config_usage(stdout);
             return finish_output(0);
         }
         if (strcmp(argv[a], "--cflags") != 0 && strcmp(argv[a], "--libs") != 0 &&
+            strcmp(argv[a], "--specs") != 0 &&
             strcmp(argv[a], "--plugin") != 0 && strcmp(argv[a], "--runtime-dir") != 0)
             return usage_error("config: unknown option '%s'", argv[a]);
     }
@@ -91,8 +96,12 @@ int cmd_config(int argc, char **argv)
      * would make a confusing gcc error. */
     for (a = 1; a < argc; a++) {
         bool plugin = strcmp(argv[a], "--cflags") == 0 || strcmp(argv[a], "--plugin") == 0;
-        if (plugin ? !need_file(libdir, PLUGIN_NAME, "GCC plugin")
-                   : !need_file(libdir, RUNTIME_NAME, "runtime library"))
+        bool specs = strcmp(argv[a], "--specs") == 0;
+        if (specs ? !need_file(libdir, SPECS_NAME, "GCC specs file") ||
+                        !need_file(libdir, PLUGIN_NAME, "GCC plugin") ||
+                        !need_file(libdir, RUNTIME_NAME, "runtime library")
+            : plugin ? !need_file(libdir, PLUGIN_NAME, "GCC plugin")
+                     : !need_file(libdir, RUNTIME_NAME, "runtime library"))
             return EXIT_NOT_FOUND;
     }
     for (a = 1; a < argc; a++) {
@@ -102,8 +111,13 @@ int cmd_config(int argc, char **argv)
             printf("-fplugin=%s/%s", libdir, PLUGIN_NAME);
         else if (strcmp(argv[a], "--plugin") == 0)
             printf("%s/%s", libdir, PLUGIN_NAME);
+        else if (strcmp(argv[a], "--specs") == 0)
+            printf("%s/%s", libdir, SPECS_NAME);
+        /* No commas: build systems paste LIBS into sed expressions and
+         * comma-separated lists (autotools), where -Wl,-rpath,DIR breaks.
+         * One -Xlinker, not two: pkg-config drops a repeated -Xlinker. */
         else if (strcmp(argv[a], "--libs") == 0)
-            printf("-L%s -Wl,-rpath,%s -lpathprof -pthread", libdir, libdir);
+            printf("-L%s -Xlinker -rpath=%s -lpathprof -pthread", libdir, libdir);
         else
             printf("%s", libdir);
     }

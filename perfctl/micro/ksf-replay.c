@@ -16,13 +16,20 @@
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers -Ianalyzers/ksf -Iruntime \
  *       perfctl/micro/ksf-replay.c analyzers/ksf/forest.c analyzers/ksf/build.c \
  *       analyzers/ksf/feed.c analyzers/ksf/ipf.c analyzers/ksf/suffix-links.c \
- *       analyzers/common/activations.c \
+ *       analyzers/common/activations.c analyzers/ksf-pruned/{core,feed,space-saving}.c \
  *       -o ksf-replay
- *   ./ksf-replay TRACE [k ...]      (default k = 8) */
+ *   ./ksf-replay TRACE [k ...]      (default k = 8)
+ *   ./ksf-replay --prune BYTES TRACE [k ...]
+ *
+ * With --prune, the stream goes through the ksf-pruned analyzer's core
+ * instead (feed.c, a budget of BYTES for the one analyzer thread), and the
+ * time is the whole run: builds, epoch flushes into the summaries and the
+ * last flush. */
 #include "common/activations.h"
 #include "ksf/build.h"
 #include "ksf/feed.h"
 #include "ksf/ipf.h"
+#include "ksf-pruned/feed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,22 +122,74 @@ static void replay(uint32_t k)
     ksf_forest_free(&ipf);
 }
 
+/* The ksf-pruned core over every thread of the trace, one analyzer
+ * thread's budget; the summaries' sizes and floors say what it kept. */
+static void replay_pruned(uint32_t k, uint64_t budget)
+{
+    struct kp_core c;
+    if (kp_core_init(&c, k, budget) != 0)
+        die("budget too small for k, or out of memory", "--prune");
+    double t0 = now();
+    for (uint32_t t = 0; t < nthreads; t++) {
+        if (threads[t].n == 0)
+            continue;
+        struct kp_thread th;
+        struct kp_seq q;
+        if (kp_thread_init(&c, &th) != 0)
+            die("out of memory", "k-SF");
+        kp_seq_init(&q);
+        for (size_t i = 0; i < threads[t].n; i += BATCH) {
+            size_t n = threads[t].n - i < BATCH ? threads[t].n - i : BATCH;
+            kp_feed(&c, &th, &q, threads[t].w + i, n);
+        }
+        kp_thread_end(&c, &th);
+        kp_seq_free(&q);
+    }
+    double el = now() - t0;
+    uint64_t items = 0;
+    for (uint32_t n = 1; n <= k; n++)
+        items += c.sum[n - 1].len;
+    const struct ss_summary *top = &c.sum[k - 1];
+    printf("k=%-2u  %10llu events  pruned %7.3f s %7.1f M events/s %6.2f ns/event  "
+           "m %u  epochs %llu  peak %.1f MB  monitored %llu  N_k %llu floor_k %llu%s\n",
+           k, (unsigned long long)c.events, el, c.events / el / 1e6, el * 1e9 / c.events, c.m,
+           (unsigned long long)c.epochs, c.peak / 1048576.0, (unsigned long long)items,
+           (unsigned long long)top->total, (unsigned long long)top->floor,
+           c.lost || c.failed ? "  LOST EVENTS" : "");
+    kp_core_free(&c);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: ksf-replay TRACE [k ...]\n");
+    uint64_t budget = 0;
+    int a = 1;
+    if (argc > 3 && strcmp(argv[1], "--prune") == 0) {
+        char *end;
+        budget = strtoull(argv[2], &end, 10);
+        if (*end == 'M')
+            budget <<= 20;
+        else if (*end == 'K')
+            budget <<= 10;
+        else if (*end != '\0' || budget == 0)
+            die("a budget is a number of bytes, with K or M", argv[2]);
+        a = 3;
+    }
+    if (argc <= a) {
+        fprintf(stderr, "usage: ksf-replay [--prune BYTES] TRACE [k ...]\n");
         return 2;
     }
-    read_trace(argv[1]);
-    if (argc == 2) {
-        replay(8);
-        return 0;
-    }
-    for (int i = 2; i < argc; i++) {
-        long k = strtol(argv[i], NULL, 10);
+    read_trace(argv[a]);
+    static char *eight[] = {"8"};
+    char **ks = argc > a + 1 ? argv + a + 1 : eight;
+    int nk = argc > a + 1 ? argc - a - 1 : 1;
+    for (int i = 0; i < nk; i++) {
+        long k = strtol(ks[i], NULL, 10);
         if (k < 1 || k > KSF_MAX_K)
-            die("k must be 1 to 64", argv[i]);
-        replay((uint32_t)k);
+            die("k must be 1 to 64", ks[i]);
+        if (budget)
+            replay_pruned((uint32_t)k, budget);
+        else
+            replay((uint32_t)k);
     }
     return 0;
 }

@@ -15,21 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int test_no, failures;
-
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-#include <stdarg.h>
-static void ok(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s %d - ", cond ? "ok" : "not ok", ++test_no);
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    failures += !cond;
-}
+#include "../lib/tap-c.h"
 
 /* ---- brute force: every n-gram of one activation's items ---- */
 

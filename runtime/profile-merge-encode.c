@@ -1,0 +1,329 @@
+/* profile-merge-encode.c - writing the merge accumulator as one profile
+ * (see profile-merge.h).  Everything whose order the inputs could have
+ * chosen is sorted here: TU sections by their blob, k-IPF siblings and
+ * pruned sequences by label, analyzer names by name.  Two accumulators
+ * holding the same sums therefore give the same bytes, whatever order
+ * and grouping the profiles were added in. */
+#include "profile-merge.h"
+#include "profile-merge-state.h"
+#include "fnv.h"
+#include "pathprof-abi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_KIPF 4u
+#define TAG_KPRUNE 5u
+#define KIPF_COMPACT 2u
+
+enum { HDR_NSECTIONS = 40, HDR_PAYLOAD_SIZE = 48 };
+
+static size_t begin_section(struct pprt_buf *b, uint32_t tag, uint32_t *nsections)
+{
+    pprt_buf_u32(b, tag);
+    pprt_buf_u32(b, 0);
+    size_t at = b->len;
+    pprt_buf_u64(b, 0);
+    ++*nsections;
+    return at;
+}
+
+static void end_section(struct pprt_buf *b, size_t at)
+{
+    if (!b->failed)
+        pprt_buf_patch_u64(b, at, b->len - (at + 8));
+}
+
+static void put_text(struct pprt_buf *b, const char *s)
+{
+    size_t len = s ? strlen(s) : 0;
+    pprt_buf_u32(b, (uint32_t)len);
+    pprt_buf_put(b, s, len);
+}
+
+/* qsort has no context argument; encoding is not reentrant anyway for
+ * one accumulator, and these are set just before each sort. */
+static const struct pprt_merge *sort_m;
+static const uint32_t *sort_rank;      /* accumulator TU -> output TU */
+static const struct mg_plen *sort_len;
+static uint32_t sort_n;
+
+static int by_blob(const void *x, const void *y)
+{
+    const struct mg_tu *a = &sort_m->tus[*(const size_t *)x];
+    const struct mg_tu *b = &sort_m->tus[*(const size_t *)y];
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return memcmp(a->blob, b->blob, a->len);
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int label_cmp(uint32_t tua, uint32_t fa, uint32_t tub, uint32_t fb)
+{
+    uint32_t ra = sort_rank[tua], rb = sort_rank[tub];
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    if (fa != fb)
+        return fa < fb ? -1 : 1;
+    return 0;
+}
+
+static int by_knode(const void *x, const void *y)
+{
+    const struct mg_knode *a = &sort_m->kipf.nodes[*(const size_t *)x];
+    const struct mg_knode *b = &sort_m->kipf.nodes[*(const size_t *)y];
+    int c = label_cmp(a->tu, a->func, b->tu, b->func);
+    if (c)
+        return c;
+    return a->path_id < b->path_id ? -1 : a->path_id > b->path_id;
+}
+
+static int by_seq(const void *x, const void *y)
+{
+    const struct mg_seq *a = &sort_len->seqs[*(const size_t *)x];
+    const struct mg_seq *b = &sort_len->seqs[*(const size_t *)y];
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    int c = label_cmp(a->tu, a->func, b->tu, b->func);
+    if (c)
+        return c;
+    for (uint32_t i = 0; i < sort_n; i++) {
+        uint64_t p = sort_len->ids[a->ids + i], q = sort_len->ids[b->ids + i];
+        if (p != q)
+            return p < q ? -1 : 1;
+    }
+    return a->err < b->err ? -1 : a->err > b->err;
+}
+
+static void encode_tu(struct pprt_buf *b, const struct mg_tu *t, uint32_t *nsections)
+{
+    size_t at = begin_section(b, PATHPROF_SECTION_TU, nsections);
+    pprt_buf_u64(b, t->len);
+    pprt_buf_put(b, t->blob, t->len);
+    pprt_buf_zeros(b, (8 - t->len % 8) % 8);
+    for (uint32_t i = 0; i < t->nfuncs; i++) {
+        const struct mg_func *f = &t->funcs[i];
+        pprt_buf_u64(b, f->nrec);
+        for (uint64_t r = 0; r < 2 * f->nrec; r++)
+            pprt_buf_u64(b, f->rec[r]);
+        for (uint32_t e = 0; e < f->nverify; e++)
+            pprt_buf_u64(b, f->verify[e]);
+    }
+    end_section(b, at);
+}
+
+static void encode_stream(struct pprt_buf *b, const struct mg_stream *s, uint32_t *nsections)
+{
+    size_t at = begin_section(b, PATHPROF_SECTION_STREAM, nsections);
+    pprt_buf_u32(b, s->policy);
+    pprt_buf_u32(b, s->chunk_events);
+    pprt_buf_u32(b, s->chunks);
+    pprt_buf_u32(b, s->nthreads);
+    const uint64_t v[7] = {s->producers, s->events, s->dropped, s->late,
+                           s->resync, s->unknown, s->blocked_ns};
+    for (int i = 0; i < 7; i++)
+        pprt_buf_u64(b, v[i]);
+    pprt_buf_u32(b, (uint32_t)s->nnames);
+    qsort(s->names, s->nnames, sizeof *s->names, by_name);
+    for (size_t i = 0; i < s->nnames; i++)
+        put_text(b, s->names[i]);
+    for (size_t i = 0; i < 2 * (size_t)s->nthreads; i++)
+        pprt_buf_u64(b, s->threads[i]);
+    end_section(b, at);
+}
+
+/* The forest in preorder, siblings by label, in the compact encoding. */
+static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *nsections)
+{
+    size_t n = k->n;
+    size_t *nchild = calloc(n + 1, sizeof *nchild);   /* then: first child slot */
+    size_t *order = malloc((n + 1) * sizeof *order);  /* children grouped by parent */
+    unsigned char *depth = malloc(n + 1);
+    size_t *stack = malloc((k->k + 1) * sizeof *stack), *next = malloc((k->k + 1) * sizeof *next);
+    if (!nchild || !order || !depth || !stack || !next) {
+        free(nchild), free(order), free(depth), free(stack), free(next);
+        return -1;
+    }
+    /* Slot n stands for the forest's virtual root (parent of the roots). */
+    uint64_t leaves = 0, depth_sum = 0, nroots = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t p = k->nodes[i].parent == MG_NONE ? n : k->nodes[i].parent;
+        nchild[p]++;
+        depth[i] = p == n ? 0 : (unsigned char)(depth[p] + 1);
+    }
+    size_t *start = malloc((n + 2) * sizeof *start);
+    if (!start) {
+        free(nchild), free(order), free(depth), free(stack), free(next);
+        return -1;
+    }
+    start[0] = 0;
+    for (size_t i = 0; i <= n; i++)
+        start[i + 1] = start[i] + nchild[i];
+    for (size_t i = 0; i <= n; i++)
+        nchild[i] = start[i];
+    for (size_t i = 0; i < n; i++) {
+        size_t p = k->nodes[i].parent == MG_NONE ? n : k->nodes[i].parent;
+        order[nchild[p]++] = i;
+    }
+    for (size_t i = 0; i <= n; i++)
+        qsort(order + start[i], start[i + 1] - start[i], sizeof *order, by_knode);
+    for (size_t i = 0; i < n; i++)
+        if (start[i + 1] == start[i]) {
+            leaves++;
+            depth_sum += depth[i];
+        }
+    nroots = start[n + 1] - start[n];
+
+    size_t at = begin_section(b, TAG_KIPF, nsections);
+    pprt_buf_u32(b, k->k);
+    pprt_buf_u32(b, KIPF_COMPACT);
+    pprt_buf_u64(b, k->threads);
+    pprt_buf_u64(b, k->events);
+    pprt_buf_u64(b, k->ksf_nodes);
+    pprt_buf_u64(b, n);
+    pprt_buf_u64(b, k->hash_ops);
+    pprt_buf_u32(b, k->nlevels);
+    pprt_buf_u32(b, 0);
+    for (size_t i = 0; i < 3 * (size_t)k->nlevels; i++)
+        pprt_buf_u64(b, k->levels[i]);
+    pprt_buf_u64(b, leaves);
+    pprt_buf_u64(b, depth_sum);
+    pprt_buf_u64(b, nroots);
+    /* Depth-first: stack[d] is the open node at depth d - 1 (n: the
+     * virtual root), next[d] the position of its next child in order[]. */
+    int d = 0;
+    stack[0] = n;
+    next[0] = start[n];
+    while (d >= 0) {
+        size_t p = stack[d];
+        if (next[d] == start[p + 1]) {
+            d--;
+            continue;
+        }
+        size_t i = order[next[d]++];
+        const struct mg_knode *node = &k->nodes[i];
+        if (d == 0) {
+            pprt_buf_uleb(b, sort_rank[node->tu]);
+            pprt_buf_uleb(b, node->func);
+        }
+        pprt_buf_uleb(b, node->path_id);
+        pprt_buf_uleb(b, node->count);
+        pprt_buf_uleb(b, start[i + 1] - start[i]);
+        if (start[i + 1] > start[i]) {
+            stack[++d] = i;
+            next[d] = start[i];
+        }
+    }
+    end_section(b, at);
+    free(nchild), free(order), free(depth), free(stack), free(next), free(start);
+    return 0;
+}
+
+static int encode_kprune(struct pprt_buf *b, const struct mg_kprune *k, uint32_t *nsections)
+{
+    size_t at = begin_section(b, TAG_KPRUNE, nsections);
+    pprt_buf_u32(b, k->k);
+    pprt_buf_u32(b, 0);
+    const uint64_t v[7] = {k->budget, k->m, k->threads, k->events, k->epochs, k->analyzers,
+                           k->peak};
+    for (int i = 0; i < 7; i++)
+        pprt_buf_u64(b, v[i]);
+    for (uint32_t n = 1; n <= k->k; n++) {
+        const struct mg_plen *l = &k->len[n - 1];
+        size_t *order = malloc((l->n + 1) * sizeof *order);
+        if (!order)
+            return -1;
+        for (size_t i = 0; i < l->n; i++)
+            order[i] = i;
+        sort_len = l;
+        sort_n = n;
+        qsort(order, l->n, sizeof *order, by_seq);
+        pprt_buf_u64(b, l->total);
+        pprt_buf_u64(b, l->floor);
+        pprt_buf_u64(b, l->n);
+        for (size_t i = 0; i < l->n; i++) {
+            const struct mg_seq *s = &l->seqs[order[i]];
+            pprt_buf_u32(b, sort_rank[s->tu]);
+            pprt_buf_u32(b, s->func);
+            pprt_buf_u64(b, s->count);
+            pprt_buf_u64(b, s->err);
+            for (uint32_t j = 0; j < n; j++)
+                pprt_buf_u64(b, l->ids[s->ids + j]);
+        }
+        free(order);
+    }
+    end_section(b, at);
+    return 0;
+}
+
+int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
+                      struct pprt_merge_error *err)
+{
+    if (m->ninputs == 0) {
+        snprintf(err->msg, sizeof err->msg, "no profile to merge");
+        return -1;
+    }
+    size_t *tus = malloc((m->ntus + 1) * sizeof *tus);
+    uint32_t *rank = malloc((m->ntus + 1) * sizeof *rank);
+    if (!tus || !rank) {
+        free(tus), free(rank);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < m->ntus; i++)
+        tus[i] = i;
+    sort_m = m;
+    qsort(tus, m->ntus, sizeof *tus, by_blob);
+    for (size_t i = 0; i < m->ntus; i++)
+        rank[tus[i]] = (uint32_t)i;
+    sort_rank = rank;
+
+    size_t start = b->len;
+    uint32_t nsections = 0;
+    pprt_buf_put(b, PATHPROF_FILE_MAGIC, 8);
+    pprt_buf_u32(b, PATHPROF_FILE_VERSION);
+    pprt_buf_u32(b, PATHPROF_FILE_HEADER_SIZE);
+    pprt_buf_u32(b, m->mode);
+    pprt_buf_u32(b, 0);
+    pprt_buf_u64(b, m->pid_mixed ? 0 : m->pid);
+    pprt_buf_u64(b, m->time);
+    pprt_buf_u32(b, 0); /* nsections, patched */
+    pprt_buf_u32(b, 0);
+    pprt_buf_u64(b, 0); /* payload_size, patched */
+    pprt_buf_u64(b, 0);
+    if (m->program.present) {
+        size_t at = begin_section(b, PATHPROF_SECTION_PROGRAM, &nsections);
+        put_text(b, m->program.program);
+        put_text(b, m->program.cmdline);
+        pprt_buf_u64(b, m->program.array_updates);
+        pprt_buf_u64(b, m->program.hash_updates);
+        pprt_buf_u64(b, m->program.lost_after_write);
+        end_section(b, at);
+    }
+    for (size_t i = 0; i < m->ntus; i++)
+        encode_tu(b, &m->tus[tus[i]], &nsections);
+    if (m->stream.present)
+        encode_stream(b, &m->stream, &nsections);
+    int rc = 0;
+    if (m->kipf.present && encode_kipf(b, &m->kipf, &nsections) != 0)
+        rc = -1;
+    if (rc == 0 && m->kprune.present && encode_kprune(b, &m->kprune, &nsections) != 0)
+        rc = -1;
+    free(tus);
+    free(rank);
+    if (rc != 0 || b->failed) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    pprt_buf_patch_u32(b, start + HDR_NSECTIONS, nsections);
+    pprt_buf_patch_u64(b, start + HDR_PAYLOAD_SIZE, b->len - start - PATHPROF_FILE_HEADER_SIZE);
+    pprt_buf_u64(b, pprt_fnv1a64(PPRT_FNV64_BASIS, b->data + start, b->len - start));
+    return b->failed ? -1 : 0;
+}

@@ -1,0 +1,117 @@
+/* profile-merge-state.h - what the merge accumulator holds between two
+ * profiles (profile-merge.c adds to it, profile-merge-encode.c writes it).
+ * Every count is already the sum over the profiles added; what is not a
+ * sum (the canonical order of TUs, children and sequences) is decided
+ * when encoding, so that the order of the inputs cannot show. */
+#ifndef PATHPROF_RT_PROFILE_MERGE_STATE_H
+#define PATHPROF_RT_PROFILE_MERGE_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+#define MG_NONE SIZE_MAX
+
+/* A function of a TU: what its directory entry says, and its counts. */
+struct mg_func {
+    const unsigned char *name, *file; /* into the TU's blob; file may be "" */
+    uint32_t name_len, file_len;
+    uint64_t checksum;
+    uint32_t flags;
+    uint32_t nverify;
+    uint64_t npaths;
+    uint64_t nrec, cap;    /* path records: ascending id, counts >= 1 */
+    uint64_t *rec;         /* id, count, id, count, ... */
+    uint64_t *verify;      /* nverify direct edge counts (VERIFY only) */
+};
+
+/* A translation unit: a metadata blob, byte for byte. */
+struct mg_tu {
+    unsigned char *blob;
+    uint64_t len, hash;
+    uint32_t nfuncs;
+    struct mg_func *funcs;
+    size_t first_input;    /* which profile brought it (for messages) */
+};
+
+/* A k-IPF node; a root has parent MG_NONE.  Nodes are created after their
+ * parent, so a parent's index is always smaller than its children's. */
+struct mg_knode {
+    size_t parent;
+    uint32_t tu, func;     /* accumulator TU index */
+    uint64_t path_id, count;
+};
+
+struct mg_kipf {
+    int present;
+    uint32_t k, nlevels;
+    uint64_t threads, events, ksf_nodes, hash_ops;
+    uint64_t *levels;      /* nlevels x {nodes, internal, children} */
+    struct mg_knode *nodes;
+    size_t n, cap;
+    size_t *slots;         /* open addressing over nodes: index + 1, 0 empty */
+    size_t nslots;
+};
+
+/* One pruned sequence of n BL paths, with bounds [count - err, count]. */
+struct mg_seq {
+    uint32_t tu, func;
+    uint64_t count, err;
+    size_t ids;            /* offset of its n path IDs in the length's pool */
+    size_t seen;           /* the last input that listed it, + 1 */
+};
+
+struct mg_plen {
+    uint64_t total, floor;
+    struct mg_seq *seqs;
+    size_t n, cap;
+    uint64_t *ids;
+    size_t nids, idcap;
+    size_t *slots;
+    size_t nslots;
+};
+
+struct mg_kprune {
+    int present;
+    uint32_t k;
+    uint64_t budget, m, threads, events, epochs, analyzers, peak;
+    struct mg_plen *len;   /* k lengths, n = 1..k */
+};
+
+struct mg_stream {
+    int present;
+    uint32_t policy, chunk_events, chunks, nthreads;
+    uint64_t producers, events, dropped, late, resync, unknown, blocked_ns;
+    char **names;          /* the analyzers that ran, each once */
+    size_t nnames;
+    uint64_t *threads;     /* nthreads x {events, busy_ns}, summed by rank */
+};
+
+struct mg_program {
+    int present;
+    char *program, *cmdline; /* NUL-terminated copies, or the "several" text */
+    uint64_t array_updates, hash_updates, lost_after_write;
+};
+
+struct pprt_merge {
+    size_t ninputs;
+    uint32_t mode;
+    uint64_t pid, time;
+    int pid_mixed;
+    struct mg_program program;
+    struct mg_tu *tus;
+    size_t ntus, tucap;
+    size_t *tu_slots;      /* by blob hash: index + 1 */
+    size_t tu_nslots;
+    size_t *fn_slots;      /* by (name, file): (tu << 32 | func) + 1 */
+    size_t fn_nslots, fn_n;
+    struct mg_stream stream;
+    struct mg_kipf kipf;
+    struct mg_kprune kprune;
+    char **names;          /* each input's name, for messages */
+};
+
+#pragma GCC visibility pop
+
+#endif

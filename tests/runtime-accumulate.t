@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# PATHPROF_ACCUMULATE=1 (docs/runtime.md, "Many processes"): 50 processes
+# of one program run at once and add their profiles into one, exactly 50
+# times a single run's counts (Ball-Larus in counting and stream mode,
+# k-iteration paths too); processes killed at random moments, and one
+# killed while it holds the lock, never tear the profile nor stop the
+# others; a damaged profile or another build's is kept and this run's goes
+# beside it; PATHPROF_OUT's %h and %t.
+. "$(dirname "$0")/lib/tap.sh"
+pp_require_build
+ORACLE=$TAP_ROOT/tests/merge/counts.pl
+SRC=$TAP_ROOT/tests/merge/work.c
+cd "$T" || exit 1
+pp_cc "$T/count" "$SRC" -O2 && pp_cc "$T/stream" "$SRC" -O2 -fplugin-arg-pathprof-mode=stream &&
+    pp_cc "$T/other" "$SRC" -O2 -DVARIANT || BAIL_OUT "cannot build work.c"
+
+# parallel N OUT PROG ARGS...: N processes at once, accumulating into OUT;
+# their stderr in $T/par.err, how many exited 0 in $T/par.ok
+parallel() {
+    local n=$1 out=$2 i; shift 2
+    : >"$T/par.err"
+    for i in $(seq 1 "$n"); do
+        PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$out "$@" >/dev/null 2>>"$T/par.err" && echo ok &
+    done >"$T/par.ok"
+    wait
+}
+
+for mode in count stream; do
+    env=()
+    [ $mode = stream ] && env=(PATHPROF_ANALYZER=blpp,ksf PATHPROF_K=4)
+    env "${env[@]}" PATHPROF_OUT="$T/$mode.one" "$T/$mode" 3000 >/dev/null
+    "$PP_CLI" report --json "$mode.one" >"$mode.one.json"
+    parallel 50 "$T/$mode.acc" env "${env[@]}" "$T/$mode" 3000
+    is "$(grep -c ok par.ok):$(cat par.err)" "50:" "$mode: 50 processes at once, all exit 0, none says anything"
+    "$PP_CLI" report --json "$mode.acc" >"acc-$mode.json" 2>"$mode.err"
+    is "$?:$(cat "$mode.err")" "0:" "$mode: the accumulated profile reads, no warning"
+    is "$(perl "$ORACLE" bl "acc-$mode.json")" "$(perl "$ORACLE" bl x50 "$mode.one.json")" \
+        "$mode: every path count is exactly 50 times a single run's"
+    if [ $mode = stream ]; then
+        "$PP_CLI" report --k --json --min-length 1 "$mode.one" >k.one.json
+        "$PP_CLI" report --k --json --min-length 1 "$mode.acc" >k.acc.json
+        is "$(perl "$ORACLE" k k.acc.json)" "$(perl "$ORACLE" k x50 k.one.json)" \
+            "stream: every k-iteration path count is exactly 50 times a single run's"
+    fi
+done
+ok "only the profile and its lock file are left" \
+    test "$(ls count.acc* stream.acc* | tr '\n' ' ')" = "count.acc count.acc.lock stream.acc stream.acc.lock "
+
+# step() runs 3000 times a run: the number of runs a profile holds.
+runs() { "$PP_CLI" report --json "$1" | perl -MJSON::PP -e '
+    my ($f) = grep { $_->{name} eq "step" } @{ decode_json(join "", <STDIN>)->{functions} };
+    my $t = $f ? $f->{total} : 0; print $t % 3000 ? "not a multiple: $t" : $t / 3000' ; }
+
+# Killed at random moments (before, during or after their write): the
+# profile is always whole, and holds between the survivors and everyone.
+torn=0 wrong=0
+for round in 1 2 3; do
+    rm -f kill.acc
+    pids=()
+    for i in $(seq 1 30); do
+        PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/kill.acc "$T/count" 3000 $((RANDOM % 200)) >/dev/null 2>/dev/null &
+        pids+=($!)
+    done
+    killed=0
+    for p in "${pids[@]}"; do
+        if [ $((RANDOM % 2)) = 0 ]; then
+            sleep "0.0$((RANDOM % 10))"
+            kill -9 "$p" 2>/dev/null && killed=$((killed + 1))
+        fi
+    done
+    alive=0
+    for p in "${pids[@]}"; do wait "$p" && alive=$((alive + 1)); done
+    if ! "$PP_CLI" report kill.acc >/dev/null 2>kill.err; then
+        torn=$((torn + 1)); diag "round $round: $(cat kill.err)"
+    else
+        n=$(runs kill.acc)
+        note "round $round: $alive of 30 exited, $killed kill signals sent, the profile holds $n runs"
+        case $n in *[!0-9]*) wrong=$((wrong + 1)) ;; *) [ "$n" -ge "$alive" ] && [ "$n" -le 30 ] || wrong=$((wrong + 1)) ;; esac
+    fi
+done
+is "$torn" 0 "processes killed at random moments: the profile always reads (3 rounds of 30)"
+is "$wrong" 0 "and holds whole runs, at least every survivor's"
+
+# Killed while it holds the lock: the others go on, nothing is lost.
+rm -f lock.acc
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/lock.acc "$T/count" 3000 >/dev/null
+PATHPROF_ACCUMULATE=1 PATHPROF_TEST_ACCUMULATE_DELAY_MS=10000 PATHPROF_OUT=$T/lock.acc "$T/count" 3000 >/dev/null 2>&1 &
+victim=$!
+sleep 1 # its 3000 steps take milliseconds: by now it holds the lock, for 10 s
+kill -9 "$victim"; wait "$victim" 2>/dev/null
+start=$(date +%s)
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/lock.acc "$T/count" 3000 >/dev/null 2>lock.err
+is "$?:$(cat lock.err)" "0:" "the next process, after one was killed holding the lock: exit 0, silent"
+ok "it did not wait for the dead one's delay" test $(( $(date +%s) - start )) -lt 5
+is "$(runs lock.acc)" 2 "the profile holds the first and the last run, not the killed one"
+
+# A damaged profile at the name: kept as it is, this run's beside it.
+printf 'not a profile\n' >dam.acc
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/dam.acc "$T/count" 3000 >/dev/null 2>dam.err &
+pid=$!; wait $pid
+like "$(cat dam.err)" "^pathprof: warning: profile not added to $T/dam.acc: it is not a profile this run can be added to \(not a pathprof profile .*\); this run's profile is in $T/dam.acc.$pid$" \
+    "a damaged profile: a warning says where this run's went"
+is "$(cat dam.acc)" "not a profile" "the damaged file is left as it was"
+is "$(runs "dam.acc.$pid")" 1 "this run's profile is beside it"
+
+# Another build's profile: the same.
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/build.acc "$T/count" 3000 >/dev/null
+cp build.acc build.before
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/build.acc "$T/other" 3000 >/dev/null 2>build.err &
+pid=$!; wait $pid
+like "$(cat build.err)" "^pathprof: warning: profile not added to $T/build.acc: function step \(.*work.c\) differs between the accumulated profile and this run \(pid $pid\)" \
+    "another build: a warning names the function"
+ok "the accumulated profile is left as it was" cmp -s build.acc build.before
+ok "this run's profile is beside it" "$PP_CLI" report "build.acc.$pid"
+
+# %h and %t.
+PATHPROF_OUT="$T/pat.%h.%t.%p.%%" "$T/count" 10 >/dev/null &
+pid=$!; wait $pid
+host=$(hostname | tr / _)
+f=$(ls "$T" | grep "^pat\.")
+like "$f" "^pat\.$host\.[0-9]{10}\.$pid\.%$" "PATHPROF_OUT=pat.%h.%t.%p.%%: host name, time, pid ($f)"
+t=${f#pat.$host.}; t=${t%%.*}
+ok "%t is the time of the write" test $(( $(date +%s) - t )) -lt 60
+done_testing
