@@ -217,7 +217,9 @@ bool site_build(struct site *s, struct pp_profile *profs, const char *const *nam
             const struct pp_func_meta *m = profs[p].funcs[i].meta;
             struct site_func *f = NULL;
             struct site_member *more;
-            for (j = 0; j < s->nfuncs && !f; j++)
+            /* One profile holds each build of a function once (copies
+             * were merged by the reader): only later profiles search. */
+            for (j = 0; p > 0 && j < s->nfuncs && !f; j++)
                 if (same_function(s->funcs[j].meta, m))
                     f = &s->funcs[j];
             if (!f) {
