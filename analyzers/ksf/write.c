@@ -10,7 +10,10 @@
  * and every label is known, that mapping changes nothing, and the forest
  * is written as it is: the re-merged copy would double the writer's
  * memory at the end of the run (a k-IPF of 17 M nodes, 400 MB, at k = 16
- * on bzip2).  Siblings are written hottest first. */
+ * on bzip2).  Siblings are written in label order, which is (TU section,
+ * function, path ID) order: the order in which `pathprof` keeps a forest
+ * (cli/read/kipf_read.c), so that it can take the nodes as they come
+ * instead of sorting and renumbering 50 M of them. */
 #include "write.h"
 
 #include "analyzer-services.h"
@@ -104,15 +107,31 @@ struct writer {
     int unknown; /* a label of no function was met (the forest was not mapped) */
 };
 
-/* Hottest first, then by label: a stable, readable order. */
-static int hot_first(const void *x, const void *y, void *forest)
+/* By label: canonical labels grow with (TU section, function, path ID). */
+static int by_label(const void *x, const void *y, void *forest)
 {
     const struct ksf_forest *f = forest;
     const struct ksf_node *a = &f->n[*(const uint32_t *)x];
     const struct ksf_node *b = &f->n[*(const uint32_t *)y];
-    if (a->count != b->count)
-        return a->count > b->count ? -1 : 1;
     return a->label < b->label ? -1 : a->label > b->label;
+}
+
+/* Most sibling lists have one or two nodes: an insertion sort there,
+ * without qsort_r's call per comparison. */
+static void sort_siblings(struct writer *w, uint32_t *v, size_t n)
+{
+    if (n > 16) {
+        qsort_r(v, n, sizeof *v, by_label, (void *)w->f);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = v[i];
+        uint64_t l = w->f->n[x].label;
+        size_t j = i;
+        for (; j > 0 && w->f->n[v[j - 1]].label > l; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
 }
 
 static int push_tmp(struct writer *w, uint32_t node)
@@ -162,7 +181,7 @@ static void write_node(struct writer *w, uint32_t node, int root)
 
 static void write_nodes(struct writer *w, size_t from, size_t to, int roots)
 {
-    qsort_r(w->tmp + from, to - from, sizeof *w->tmp, hot_first, (void *)w->f);
+    sort_siblings(w, w->tmp + from, to - from);
     for (size_t i = from; i < to; i++)
         write_node(w, w->tmp[i], roots);
 }

@@ -28,36 +28,116 @@ static bool sum_blocks(const struct pp_profile *p, const struct pp_kipf *k, uint
     return ok;
 }
 
+/* Whether node I is one O selects. */
+static bool selected(const struct kipf_options *o, const struct kipf_node *nd)
+{
+    return !(o->selected && !o->selected[nd->func]) && nd->count >= o->min_count &&
+           nd->depth + 1 >= o->min_length;
+}
+
+static uint64_t weight_of(uint64_t count, uint64_t blocks)
+{
+    uint64_t w;
+    return __builtin_mul_overflow(count, blocks, &w) ? UINT64_MAX : w;
+}
+
+/* A min-heap of the M largest values seen: its root is the M-th largest. */
+struct largest {
+    uint64_t *h;
+    size_t n, m;
+};
+
+static void largest_add(struct largest *l, uint64_t v)
+{
+    size_t i;
+    if (l->n < l->m) {
+        for (i = l->n++; i > 0 && l->h[(i - 1) / 2] > v; i = (i - 1) / 2)
+            l->h[i] = l->h[(i - 1) / 2];
+        l->h[i] = v;
+        return;
+    }
+    if (v <= l->h[0])
+        return;
+    for (i = 0;;) {
+        size_t c = 2 * i + 1;
+        if (c >= l->n)
+            break;
+        if (c + 1 < l->n && l->h[c + 1] < l->h[c])
+            c++;
+        if (l->h[c] >= v)
+            break;
+        l->h[i] = l->h[c];
+        i = c;
+    }
+    l->h[i] = v;
+}
+
+/* With a --top N of millions of sequences, only those that can rank in
+ * the first N by count or by count x length are kept: every one whose
+ * count (weight) is at least the N-th largest, ties included, so the
+ * ranking of what is kept is the full ranking's first N (a k = 16 forest
+ * of 50 M nodes held 2 GB of struct kpath for twenty lines of report).
+ * *TC and *TW: 0 when everything is kept. */
+static bool thresholds(const struct pp_kipf *k, const struct kipf_options *o,
+                       const uint64_t *blocks, size_t *total, uint64_t *tc, uint64_t *tw)
+{
+    size_t i, n = 0;
+    *tc = *tw = 0;
+    for (i = 0; i < k->nnodes; i++)
+        n += selected(o, &k->nodes[i]);
+    *total = n;
+    if (o->top == 0 || o->top >= n / 2)
+        return true;
+    struct largest c = {malloc(o->top * sizeof *c.h), 0, o->top};
+    struct largest w = {malloc(o->top * sizeof *w.h), 0, o->top};
+    bool ok = c.h && w.h;
+    for (i = 0; ok && i < k->nnodes; i++) {
+        const struct kipf_node *nd = &k->nodes[i];
+        if (!selected(o, nd))
+            continue;
+        largest_add(&c, nd->count);
+        largest_add(&w, weight_of(nd->count, blocks[i]));
+    }
+    if (ok) {
+        *tc = c.h[0];
+        *tw = w.h[0];
+    }
+    free(c.h);
+    free(w.h);
+    return ok;
+}
+
 bool kpaths_collect(const struct pp_profile *p, const struct kipf_options *o,
-                    struct kpath **out, size_t *n, struct pp_error *err)
+                    struct kpath **out, size_t *n, size_t *total, struct pp_error *err)
 {
     const struct pp_kipf *k = p->kipf;
-    uint64_t *blocks = malloc((k->nnodes ? k->nnodes : 1) * sizeof *blocks);
-    struct kpath *paths = malloc((k->nnodes ? k->nnodes : 1) * sizeof *paths);
+    uint64_t *blocks = malloc((k->nnodes ? k->nnodes : 1) * sizeof *blocks), tc, tw;
+    struct kpath *paths = NULL;
     size_t i, m = 0;
 
-    if (!blocks || !paths) {
-        free(blocks);
-        free(paths);
+    if (!blocks)
         return pp_fail(err, "out of memory");
-    }
     if (!sum_blocks(p, k, blocks, err)) {
         free(blocks);
-        free(paths);
         return false;
+    }
+    if (!thresholds(k, o, blocks, total, &tc, &tw) ||
+        !(paths = malloc((*total ? *total : 1) * sizeof *paths))) {
+        free(blocks);
+        return pp_fail(err, "out of memory");
     }
     for (i = 0; i < k->nnodes; i++) {
         const struct kipf_node *nd = &k->nodes[i];
         struct kpath *kp = &paths[m];
-        if ((o->selected && !o->selected[nd->func]) || nd->count < o->min_count ||
-            nd->depth + 1 < o->min_length)
+        if (!selected(o, nd))
+            continue;
+        kp->weight = weight_of(nd->count, blocks[i]);
+        if (nd->count < tc && kp->weight < tw)
             continue;
         kp->node = i;
         kp->length = nd->depth + 1;
         kp->blocks = blocks[i];
         kp->count = nd->count;
-        if (__builtin_mul_overflow(kp->count, kp->blocks, &kp->weight))
-            kp->weight = UINT64_MAX;
         m++;
     }
     free(blocks);

@@ -28,10 +28,13 @@ struct kpath {
     uint64_t weight;        /* count x blocks, saturated at UINT64_MAX */
 };
 
-/* The sequences O selects, each decoded once for its length in blocks; an
- * ID that does not decode fails with err set (the reader prevents it). */
+/* The sequences O selects (*TOTAL of them), each decoded once for its
+ * length in blocks; an ID that does not decode fails with err set (the
+ * reader prevents it).  With O->top, only the *N that can rank in the
+ * first O->top by count or by count x length are returned (ties
+ * included), else all *TOTAL. */
 bool kpaths_collect(const struct pp_profile *p, const struct kipf_options *o,
-                    struct kpath **out, size_t *n, struct pp_error *err);
+                    struct kpath **out, size_t *n, size_t *total, struct pp_error *err);
 
 /* Highest first; ties in forest order (function, then IDs).  Only the
  * first TOP are ranked (0: all); the others follow in no order. */

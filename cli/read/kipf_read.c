@@ -13,8 +13,9 @@
  *   make the reader wait for nodes that do not exist), and the forest has
  *   no more nodes than the section announces (memory is allocated for
  *   those, never more than the bytes left could hold);
- * - the totals of the section (nodes, leaves, leaf depths) match the forest.
- * Siblings with equal labels are caught by kipf_merge(). */
+ * - the totals of the section (nodes, leaves, leaf depths) match the forest;
+ * - no two siblings have one label (checked as they come when the file is
+ *   in order, else by kipf_merge()). */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -124,15 +125,53 @@ static bool read_node(struct pp_cursor *c, const struct pp_profile *p, bool comp
     return true;
 }
 
-struct open_node {
-    size_t node;        /* KIPF_NONE: the list of roots */
-    size_t last;        /* last child linked so far */
-    uint64_t left;      /* children still to read */
-    uint64_t sum;       /* of the children's counts, saturated */
+/* Where read_forest puts the nodes.  In order (the runtime writes siblings
+ * in (TU, function, path ID) order): straight into k->nodes, which is then
+ * the forest the commands read, as kipf_merge would have made it, provided
+ * no function has two copies (MAP one-to-one).  Otherwise into RAW, linked,
+ * for kipf_merge.  Reading in order stops, with OUT_OF_ORDER set and no
+ * error, at the first two siblings out of order: the caller reads again
+ * into RAW (a valid profile need not be in order). */
+struct forest_sink {
+    bool in_order;
+    struct kipf_raw *raw;      /* !in_order */
+    struct kipf_node *nodes;   /* in_order */
+    const size_t *map, *off;   /* in_order: label (TU, function) -> profile function */
+    bool out_of_order;
 };
 
+struct open_node {
+    size_t node;          /* KIPF_NONE: the list of roots */
+    size_t last;          /* last child read so far */
+    uint64_t left;        /* children still to read */
+    uint64_t sum;         /* of the children's counts, saturated */
+    struct kipf_raw self; /* the node's own fields, for its children's checks */
+};
+
+/* Node N (its fields CUR) as the next child of O, in order.  False: out of
+ * order (s->out_of_order) or two siblings with one label (err set). */
+static bool put_in_order(struct forest_sink *s, const struct pp_profile *p,
+                         const struct open_node *o, const struct kipf_raw *cur, size_t n,
+                         uint32_t depth, struct pp_error *err)
+{
+    size_t f = s->map[s->off[cur->tu] + cur->func];
+    if (o->last != KIPF_NONE) {
+        const struct kipf_node *prev = &s->nodes[o->last];
+        if (prev->func == f && prev->id == cur->id)
+            return pp_fail(err, "nodes %zu and %zu: siblings with one label (TU %" PRIu32
+                                ", function %s, path %" PRIu64 ")", o->last, n, cur->tu,
+                           p->funcs[f].meta->name, cur->id);
+        if (prev->func > f || (prev->func == f && prev->id > cur->id)) {
+            s->out_of_order = true;
+            return false;
+        }
+    }
+    s->nodes[n] = (struct kipf_node){ f, cur->id, cur->count, depth, o->node, n + 1 };
+    return true;
+}
+
 static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct pp_kipf *k,
-                        struct kipf_raw *raw, size_t room, size_t *nraw, size_t *first_root,
+                        struct forest_sink *s, size_t room, size_t *nread, size_t *first_root,
                         struct path_memo *memo, struct pp_error *err)
 {
     struct open_node stack[KIPF_MAX_K + 1];
@@ -142,10 +181,11 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
     int top = 0;
 
     *first_root = KIPF_NONE;
-    stack[0] = (struct open_node){ KIPF_NONE, KIPF_NONE, k->nroots, 0 };
+    stack[0] = (struct open_node){ KIPF_NONE, KIPF_NONE, k->nroots, 0, { 0 } };
     while (top >= 0) {
         struct open_node *o = &stack[top];
-        struct kipf_raw *parent = o->node == KIPF_NONE ? NULL : &raw[o->node];
+        const struct kipf_raw *parent = o->node == KIPF_NONE ? NULL : &o->self;
+        struct kipf_raw cur;
         uint32_t nchildren = 0;
 
         if (o->left == 0) {
@@ -153,6 +193,8 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
                 return pp_fail(err, "node %zu: count %" PRIu64 " below the sum of its "
                                     "children's (%" PRIu64 ")", o->node, parent->count,
                                o->sum);
+            if (s->in_order && o->node != KIPF_NONE)
+                s->nodes[o->node].end = n;
             top--;
             continue;
         }
@@ -163,33 +205,37 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
         if (n == room)
             return pp_fail(err, "the section says %" PRIu64 " k-IPF nodes, the forest has "
                                 "more", k->kipf_nodes);
-        if (!read_node(c, p, compact, parent, &raw[n], &nchildren, memo, err))
+        if (!read_node(c, p, compact, parent, &cur, &nchildren, memo, err))
             return pp_context(err, "node %zu (depth %d)", n, top);
-        raw[n].depth = (uint32_t)top;
+        cur.depth = (uint32_t)top;
         announced = announced - 1 + nchildren;
         if (nchildren && (uint32_t)top + 1 >= k->k)
             return pp_fail(err, "node %zu at depth %d has children: with k = %" PRIu32
                                 ", depth %" PRIu32 " is the deepest",
                            n, top, k->k, k->k - 1);
-        if (o->last == KIPF_NONE) {
-            if (parent)
-                parent->first = n;
+        if (s->in_order) {
+            if (!put_in_order(s, p, o, &cur, n, (uint32_t)top, err))
+                return false;
+        } else {
+            s->raw[n] = cur;
+            if (o->last != KIPF_NONE)
+                s->raw[o->last].next = n;
+            else if (parent)
+                s->raw[o->node].first = n;
             else
                 *first_root = n;
-        } else {
-            raw[o->last].next = n;
         }
         o->last = n;
         o->left--;
-        o->sum = o->sum + raw[n].count < o->sum ? UINT64_MAX : o->sum + raw[n].count;
+        o->sum = o->sum + cur.count < o->sum ? UINT64_MAX : o->sum + cur.count;
         if (nchildren == 0) {
             leaves++;
             depth_sum += (uint64_t)top;
         }
-        stack[++top] = (struct open_node){ n, KIPF_NONE, nchildren, 0 };
+        stack[++top] = (struct open_node){ n, KIPF_NONE, nchildren, 0, cur };
         n++;
     }
-    *nraw = n;
+    *nread = n;
     if (k->kipf_nodes != n)
         return pp_fail(err, "the section says %" PRIu64 " k-IPF nodes, the forest has %zu",
                        k->kipf_nodes, n);
@@ -200,15 +246,45 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
     return true;
 }
 
+/* MAP[g] for every file function g (kipf_merge.h) and OFF[t], the first g
+ * of TU t; *ONE_TO_ONE: no two file functions are one profile function. */
+static bool label_map(const struct pp_profile *p, size_t **map, size_t **off, bool *one_to_one,
+                      struct pp_error *err)
+{
+    size_t nlabels = 0, t, g;
+    bool *seen = calloc(p->nfuncs ? p->nfuncs : 1, sizeof *seen);
+    *off = malloc((p->ntus ? p->ntus : 1) * sizeof **off);
+    for (t = 0; *off && t < p->ntus; t++) {
+        (*off)[t] = nlabels;
+        nlabels += p->tus[t].nfuncs;
+    }
+    *map = malloc((nlabels ? nlabels : 1) * sizeof **map);
+    if (!seen || !*off || !*map) {
+        free(seen);
+        return pp_fail(err, "out of memory");
+    }
+    if (!kipf_map_functions(p, *map, err)) {
+        free(seen);
+        return false;
+    }
+    *one_to_one = true;
+    for (g = 0; g < nlabels; g++) {
+        *one_to_one &= !seen[(*map)[g]];
+        seen[(*map)[g]] = true;
+    }
+    free(seen);
+    return true;
+}
+
 bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
                struct pp_error *err)
 {
-    struct pp_cursor c = pp_cursor_at(body, len, 0);
+    struct pp_cursor c = pp_cursor_at(body, len, 0), forest;
     struct pp_kipf *k = calloc(1, sizeof *k);
-    struct kipf_raw *raw = NULL;
+    struct forest_sink s = { 0 };
     struct path_memo *memo = NULL;
-    size_t nraw = 0, first_root, room;
-    bool ok;
+    size_t nread = 0, first_root, room, *map = NULL, *off = NULL;
+    bool ok, one_to_one = false;
 
     if (!k)
         return pp_fail(err, "out of memory");
@@ -221,20 +297,40 @@ bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
                        pp_cursor_left(&c));
     if (k->kipf_nodes < room)
         room = (size_t)k->kipf_nodes;
-    raw = malloc((room ? room : 1) * sizeof *raw);
-    if (raw)
-        memo = path_memo_new(p);
-    if (!raw || !memo) {
-        free(raw);
+    memo = path_memo_new(p);
+    if (!memo)
         return pp_fail(err, "out of memory");
+    ok = label_map(p, &map, &off, &one_to_one, err);
+    forest = c;
+    /* In order first: no copy of the file's nodes, no sorting, no merge. */
+    if (ok && one_to_one) {
+        s = (struct forest_sink){ .in_order = true, .map = map, .off = off };
+        k->nodes = s.nodes = malloc((room ? room : 1) * sizeof *k->nodes);
+        if (!k->nodes)
+            ok = pp_fail(err, "out of memory");
+        else if (read_forest(&c, p, k, &s, room, &nread, &first_root, memo, err))
+            k->nnodes = nread;
+        else if (s.out_of_order)
+            c = forest; /* read it again into RAW, for kipf_merge */
+        else
+            ok = false;
     }
-    ok = read_forest(&c, p, k, raw, room, &nraw, &first_root, memo, err);
+    if (ok && !k->nnodes && (!one_to_one || s.out_of_order)) {
+        free(k->nodes);
+        k->nodes = NULL;
+        s = (struct forest_sink){ .raw = malloc((room ? room : 1) * sizeof *s.raw) };
+        if (!s.raw)
+            ok = pp_fail(err, "out of memory");
+        else
+            ok = read_forest(&c, p, k, &s, room, &nread, &first_root, memo, err) &&
+                 kipf_merge(p, k, s.raw, nread, first_root, err);
+        free(s.raw);
+    }
     if (ok && pp_cursor_left(&c) != 0)
         ok = pp_fail(err, "%zu unexplained bytes after the forest", pp_cursor_left(&c));
-    if (ok)
-        ok = kipf_merge(p, k, raw, nraw, first_root, err);
     path_memo_free(memo);
-    free(raw);
+    free(map);
+    free(off);
     return ok;
 }
 

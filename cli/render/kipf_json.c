@@ -48,9 +48,9 @@ bool kipf_report_json(FILE *out, const struct pp_profile *p, const struct kipf_o
                       struct pp_error *err)
 {
     struct kpath *paths;
-    size_t n, i;
+    size_t n, total, i;
 
-    if (!kpaths_collect(p, o, &paths, &n, err))
+    if (!kpaths_collect(p, o, &paths, &n, &total, err))
         return false;
     kpaths_by_count(paths, n, o->top);
     fputs("{\"program\":", out);
@@ -61,7 +61,7 @@ bool kipf_report_json(FILE *out, const struct pp_profile *p, const struct kipf_o
     out_section(out, p->kipf);
     fprintf(out, ",\n \"min_count\":%" PRIu64 ",\n \"min_length\":%" PRIu32
                  ",\n \"total\":%zu,\n \"paths\":[",
-            o->min_count ? o->min_count : 1, o->min_length, n);
+            o->min_count ? o->min_count : 1, o->min_length, total);
     for (i = 0; i < n && (!o->top || i < o->top); i++) {
         fputs(i ? ",\n  " : "\n  ", out);
         out_kpath(out, p, &paths[i]);

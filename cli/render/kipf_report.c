@@ -80,8 +80,9 @@ static bool out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
     return true;
 }
 
+/* PATHS[0 .. N): the sequences that can rank in the table, of TOTAL. */
 static bool out_table(FILE *out, const struct pp_profile *p, struct kpath *paths, size_t n,
-                      bool by_weight, const struct kipf_options *o, struct source_cache *src,
+                      size_t total, bool by_weight, const struct kipf_options *o, struct source_cache *src,
                       struct pp_error *err)
 {
     size_t i;
@@ -91,10 +92,10 @@ static bool out_table(FILE *out, const struct pp_profile *p, struct kpath *paths
     else
         kpaths_by_count(paths, n, o->top);
     fprintf(out, "\nk-iteration paths by %s", by_weight ? "count x length" : "count");
-    if (o->top && n > o->top)
-        fprintf(out, " (top %" PRIu64 " of %zu)\n", o->top, n);
+    if (o->top && total > o->top)
+        fprintf(out, " (top %" PRIu64 " of %zu)\n", o->top, total);
     else
-        fprintf(out, " (all %zu)\n", n);
+        fprintf(out, " (all %zu)\n", total);
     for (i = 0; i < n && (!o->top || i < o->top); i++)
         if (!out_kpath(out, p, &paths[i], i + 1, by_weight, src, err))
             return false;
@@ -106,10 +107,10 @@ bool kipf_report_text(FILE *out, const struct pp_profile *p, const struct kipf_o
 {
     struct kpath *paths;
     struct source_cache *src;
-    size_t n;
+    size_t n, total;
     bool ok = true;
 
-    if (!kpaths_collect(p, o, &paths, &n, err))
+    if (!kpaths_collect(p, o, &paths, &n, &total, err))
         return false;
     report_header(out, p);
     out_section(out, p->kipf);
@@ -120,8 +121,8 @@ bool kipf_report_text(FILE *out, const struct pp_profile *p, const struct kipf_o
         fputs("\nNo k-iteration path matches.\n", out);
     } else {
         src = source_cache_new();
-        ok = out_table(out, p, paths, n, false, o, src, err) &&
-             out_table(out, p, paths, n, true, o, src, err);
+        ok = out_table(out, p, paths, n, total, false, o, src, err) &&
+             out_table(out, p, paths, n, total, true, o, src, err);
         if (ok)
             source_out_missing(out, src, "\nsources    not found: ");
         source_cache_free(src);
