@@ -119,15 +119,19 @@ static void node_free(struct sequitur *s, uint32_t x)
 
 static uint32_t rule_new(struct sequitur *s)
 {
-    if (s->nrules_made == s->rcap && grow_rules(s) != 0) {
-        s->failed = true;
-        return 0;
+    uint32_t r = s->free_rules;
+    if (r != 0) {
+        s->free_rules = s->r[r].uses;
+    } else {
+        if (s->nrules_made == s->rcap && grow_rules(s) != 0) {
+            s->failed = true;
+            return 0;
+        }
+        r = s->nrules_made++;
     }
-    uint32_t r = s->nrules_made;
     uint32_t g = node_new(s, SQ_GUARD(r));
     if (g == 0)
         return 0;
-    s->nrules_made++;
     s->nrules_live++;
     s->r[r].guard = g;
     s->r[r].uses = 0;
@@ -280,7 +284,8 @@ static void expand(struct sequitur *s, uint32_t x)
     node_free(s, g);
     node_free(s, x);
     s->r[q].guard = 0;
-    s->r[q].uses = 0;
+    s->r[q].uses = s->limbo;
+    s->limbo = q;
     s->nrules_live--;
     index_put(s, l);
     index_put_absent(s, left);
@@ -401,6 +406,12 @@ int sq_append(struct sequitur *s, uint32_t t)
 {
     if (s->failed)
         return -1;
+    while (s->limbo) {
+        uint32_t r = s->limbo;
+        s->limbo = s->r[r].uses;
+        s->r[r].uses = s->free_rules;
+        s->free_rules = r;
+    }
     uint32_t g0 = s->r[0].guard, y = nprev(s, g0), vt = SQ_TERM(t);
     s->length++;
     if (t >= s->nterms)

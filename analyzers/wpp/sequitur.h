@@ -46,7 +46,7 @@ struct sq_node {
 
 struct sq_rule {
     uint32_t guard; /* its guard node; 0 once the rule was inlined (dead) */
-    uint32_t uses;
+    uint32_t uses;  /* dead: the next dead rule of its list */
 };
 
 struct sq_slot {
@@ -58,8 +58,12 @@ struct sq_slot {
 struct sequitur {
     struct sq_node *n;   /* n[0] unused: 0 is "no node" */
     uint32_t ncap, nused, nfree; /* nfree: head of the free list (through next) */
-    struct sq_rule *r;   /* r[0] is the start rule S; rule ids are not reused */
+    struct sq_rule *r;   /* r[0] is the start rule S */
     uint32_t rcap, nrules_made, nrules_live;
+    /* Dead rules: FREE_RULES may be reused; LIMBO died during the current
+     * append and joins them at the next, so a rule the cascade inlined is
+     * never mistaken for a new one with its id. (0: empty list.) */
+    uint32_t free_rules, limbo;
     struct sq_slot *tab;
     uint64_t tmask, tcount;
     uint64_t length;     /* terminals appended */

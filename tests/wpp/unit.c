@@ -259,7 +259,7 @@ int main(void)
         while (lw < len[k]) {
             size_t lv = 0;
             for (size_t i = 0; i < lw && lv < N; i++) {
-                v[lv++] = w[i];
+                v[lv++] = 0;
                 if (w[i] == 0 && lv < N)
                     v[lv++] = 1;
             }
