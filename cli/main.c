@@ -16,6 +16,7 @@ static const struct {
     { "config", cmd_config },
     { "dump", cmd_dump },
     { "tree", cmd_tree },
+    { "wpp", cmd_wpp },
 };
 
 static void usage(FILE *out)
@@ -36,6 +37,9 @@ static void usage(FILE *out)
           "  dump TRACE [--thread N] [--raw]\n"
           "                          the event stream of a trace (PATHPROF_ANALYZER=trace),\n"
           "                          one line per event with its activation depth\n"
+          "  wpp FILE [--expand] [--hot [--all]] [--json]\n"
+          "                          whole program paths (PATHPROF_ANALYZER=wpp): summary,\n"
+          "                          hot subpaths as source lines, the streams expanded\n"
           "  config --cflags | --libs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
           "      gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n"
@@ -57,7 +61,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, dump, config)");
+        return usage_error("which command? (report, show, tree, dot, dump, wpp, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -74,5 +78,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, dump, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, dump, wpp, config)", argv[1]);
 }

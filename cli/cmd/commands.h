@@ -19,6 +19,7 @@ int cmd_dot(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_wpp(int argc, char **argv);
 
 /* "pathprof: FILE: MSG" on stderr, control bytes replaced: one line. */
 void error_in_file(const char *file, const char *msg);
