@@ -291,9 +291,49 @@ static void expand(struct sequitur *s, uint32_t x)
     index_put_absent(s, left);
 }
 
+/* The digram (X, y) occurs at Q_OCC, the first symbol of its rule, and at
+ * OTHER, and X is used nowhere else.  SEQUITUR would make R -> X y, put R
+ * in both places and then inline X, X being used only in R: the same
+ * grammar, up to the rule's name, as appending y to X's own right side
+ * and deleting the two y's.  That is what this does, without making and
+ * freeing a rule.  It is the common case on a loop's stream: each symbol
+ * of a repeated period extends the rule for the period's prefix. */
+static void extend(struct sequitur *s, uint32_t q_occ, uint32_t other)
+{
+    uint32_t x = SQ_ID(nval(s, q_occ)), vy = nval(s, nnext(s, q_occ));
+    delete_node(s, nnext(s, q_occ));
+    delete_node(s, nnext(s, other));
+    uint32_t ny = node_new(s, vy);
+    if (ny == 0)
+        return;
+    if (SQ_IS_USE(vy))
+        s->r[SQ_ID(vy)].uses++;
+    uint32_t g = s->r[x].guard;
+    insert_after(s, nprev(s, g), ny);
+    index_put(s, nprev(s, ny));
+    if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
+        expand(s, ny);
+    /* X's new neighbours: (X, z) in Q cannot match (X is used only here
+     * and at OTHER, whose digram is not in the index yet); (X, t) may. */
+    check(s, q_occ);
+    check(s, other);
+}
+
 static void match(struct sequitur *s, uint32_t ss, uint32_t m)
 {
-    uint32_t r, pm = nprev(s, m);
+    uint32_t r, pm = nprev(s, m), vx = nval(s, ss);
+    if (SQ_IS_USE(vx) && s->r[SQ_ID(vx)].uses == 2 &&
+        !(SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))))) {
+        if (SQ_IS_GUARD(nval(s, pm))) {
+            extend(s, m, ss);
+            return;
+        }
+        if (SQ_IS_GUARD(nval(s, nprev(s, ss))) &&
+            !SQ_IS_GUARD(nval(s, nnext(s, nnext(s, ss))))) {
+            extend(s, ss, m);
+            return;
+        }
+    }
     if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
         SQ_ID(nval(s, pm)) != 0) {
         /* M is a whole rule: use it. */
