@@ -98,6 +98,30 @@ if [ -s "$R.out" ]; then
     else
         fail "Fig. 7: hot subpaths with their brute-force counts, within the bounds" "$bad"
     fi
+    # The summary against the trace: words, distinct paths.
+    "$PP_CLI" wpp --json --no-xz "$R.out" >"$R.sum.json"
+    got=$(perl -MJSON::PP -0e '$j = decode_json(<>); print "$j->{words} $j->{distinct_paths} $j->{threads}"' "$R.sum.json")
+    want=$(perl -ne 'next if /^#/; my (undef, undef, $w) = split; my $v = hex(substr($w, 2, 4)) >> 13 & 7;
+        if ($half) { $half = 0 } elsif ($v >= 4) { $half = 1 } else { my $g = hex(substr($w, 2)) % 2**61; $p{$g} = 1 }
+        $n++; END { printf "%d %d 1", $n, scalar keys %p }' "$R.raw")
+    is "$got" "$want" "summary: words, distinct paths and threads = the trace's"
+    # A truncated grammar inside a sound envelope: the last grammar's
+    # body_len says 9 bytes more than there are.
+    cp "$R.out" "$R.trunc"
+    perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
+        my ($p, $sec, $end) = (64, 0, 0);
+        while ($p < length($d) - 8) { my ($tag, $r, $len) = unpack "L<L<Q<", substr($d, $p, 16);
+            ($sec, $end) = ($p + 16, $p + 16 + $len) if $tag == 6; $p += 16 + $len; }
+        my ($ntus) = unpack "Q<", substr($d, $sec + 16, 8); my $g = $sec + 24 + 24 * $ntus + 8; my $last;
+        while ($g < $end) { $last = $g; my ($bl) = unpack "Q<", substr($d, $g + 56, 8); $g += 64 + $bl + 8; }
+        my ($bl) = unpack "Q<", substr($d, $last + 56, 8); substr($d, $last + 56, 8) = pack "Q<", $bl + 9;
+        my $h = 0xcbf29ce484222325; use integer;
+        for my $c (unpack "C*", substr($d, 0, length($d) - 8)) { $h ^= $c; $h = ($h * 0x100000001b3) & 0xffffffffffffffff; }
+        substr($d, length($d) - 8, 8) = pack "Q<", $h; seek $f, 0, 0; print $f $d;' "$R.trunc"
+    "$PP_CLI" wpp "$R.trunc" >/dev/null 2>"$R.trunc.err"
+    st=$?
+    like "$st $(cat "$R.trunc.err")" '^2 pathprof: .*: WPP section: .*thread 1 epoch 0: truncated' \
+        "a truncated grammar is refused with exit 2, naming the thread and epoch"
     # Damage inside a sound envelope: flip a byte of the last grammar's
     # rules, then mend the file's own checksum.
     perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
@@ -113,6 +137,6 @@ if [ -s "$R.out" ]; then
     like "$st $(cat "$R.damage")" '^2 pathprof: .*: WPP section: .*checksum mismatch' \
         "a damaged grammar is refused with exit 2, naming the WPP section and the grammar"
 else
-    skip "no profile for the hot subpath tests" 3
+    skip "no profile for the hot subpath tests" 5
 fi
 done_testing
