@@ -424,6 +424,10 @@ void sq_free(struct sequitur *s)
 
 bool sq_room(struct sequitur *s, size_t limit)
 {
+    /* The common case, once per symbol: every array has its headroom. */
+    if (s->nused + HEADROOM <= s->ncap && s->nrules_made + HEADROOM <= s->rcap &&
+        (s->tcount + HEADROOM) * 2 <= s->tmask + 1 && sq_bytes(s) <= limit)
+        return true;
     uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1;
     while (s->nused + HEADROOM > ncap)
         ncap *= 2;

@@ -62,11 +62,18 @@ PATHPROF_ANALYZER=trace,wpp PATHPROF_OUT=$K/small.prof PATHPROF_TRACE=$K/small.t
 "$cli" dump "$K/small.trace" | sed 1d >"$K/small.dump"
 "$cli" wpp --expand "$K/small.prof" | sed 1d >"$K/small.expand"
 if cmp -s "$K/small.dump" "$K/small.expand"; then exact="yes ($(wc -l <"$K/small.dump") lines)"; else exact=NO; fi
+rm -f "$K/small.dump" "$K/small.expand"
+# The analyzer's work alone, replayed on that trace's words (one CPU).
+gcc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iruntime -Ianalyzers -Iperfctl/micro \
+    perfctl/micro/wpp-replay.c analyzers/wpp/sequitur.c analyzers/wpp/symbols.c -o "$K/wpp-replay"
+replay=$("$K/wpp-replay" "$K/small.trace")
 
 {
     echo "# wpp on bzip2 ($size bytes of perfctl's generated input), PATHPROF_WPP_MAX=$max"
     echo
     echo "expansion = dump of the trace on bzip2 of 20000 bytes: $exact"
+    echo
+    echo "replay of that trace (perfctl/micro/wpp-replay.c): $replay"
     echo
     echo "| run | native s | blpp s | wpp s | slowdown wpp/native | words | symbols/s per analyzer thread | grammar bytes | bytes per M paths | rules | trace/WPP | xz/WPP |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
