@@ -82,18 +82,9 @@ for r in $(seq 1 "$runs"); do
     tn=$(go native native blpp)
     tb=$(go blpp stream blpp)
     tw=$(go wpp stream wpp)
-    read -r events _ _ _ _ nthreads busy _ < <(perl perfctl/lib/pp-stream-stats.pl "$K/wpp.prof")
     xzopt=--no-xz
     [ "$r" = 1 ] && xzopt=
     "$cli" wpp --json $xzopt "$K/wpp.prof" >"$K/wpp.json"
-    perl -MJSON::PP -e '
-        my ($r, $tn, $tb, $tw, $events, $busy, $nthreads) = @ARGV;
-        local $/; open my $f, "<", "'"$K/wpp.json"'" or die; my $j = decode_json(<$f>);
-        my $sps = $busy ? $events / ($busy / 1e9) / $nthreads : 0;
-        printf "| %d | %.3f | %.3f | %.3f | %.1f | %d | %.2f M | %d | %.0f | %d | %.1f | %s |\n",
-            $r, $tn, $tb, $tw, $tw / $tn, $j->{words}, $sps / 1e6, $j->{grammar_bytes},
-            $j->{grammar_bytes} / ($j->{words} / 1e6), $j->{rules}, $j->{ratio},
-            defined $j->{xz_bytes} ? sprintf("%.2f", $j->{ratio_vs_xz}) : "-";
-    ' "$r" "$tn" "$tb" "$tw" "$events" "$busy" "$nthreads" >>"$K/results.md"
+    perl perfctl/lib/wpp-row.pl "$r" "$tn" "$tb" "$tw" "$K/wpp.prof" "$K/wpp.json" >>"$K/results.md"
 done
 cat "$K/results.md"
