@@ -5,7 +5,7 @@
 #   - `pathprof wpp --expand` equals `pathprof dump` of the trace, byte for
 #     byte (all lines but the first, which names the file): recursion and
 #     longjmp, 21 threads on two analyzer threads, a signal handler, C++
-#     exceptions, and a run cut into many epochs by a small PATHPROF_WPP_MAX;
+#     exceptions, fork, and a run cut into epochs by a small PATHPROF_WPP_MAX;
 #   - `--hot --all` (every subpath of 1..4 symbols counted on the grammar)
 #     equals brute-force counting of the raw trace, and each of Fig. 7's
 #     hot subpaths has its brute-force count and is within the bounds;
@@ -73,6 +73,27 @@ if [ -x "$T/sig" ] && PATHPROF_WPP_MAX=64K run epochs "$T/sig" 300000 sync; then
     fi
 else
     skip "the epoch run did not build or run" 2
+fi
+
+# fork: the child's profile and trace hold the parent's stream up to the
+# fork, then its own; each process's expansion = its trace.
+if pp_cc "$T/fk" "$P/fork_child.c" $STREAM -O2; then
+    (cd "$T" && PATHPROF_ANALYZER=trace,wpp PATHPROF_OUT=$T/fk.%p.out PATHPROF_TRACE=$T/fk.%p.trace \
+        PATHPROF_QUIET=1 "$T/fk" >/dev/null 2>&1)
+    n=0 bad=
+    for o in "$T"/fk.*.out; do
+        t=${o%.out}.trace
+        [ -s "$t" ] || continue
+        n=$((n + 1))
+        cmp -s <("$PP_CLI" dump "$t" | sed 1d) <("$PP_CLI" wpp --expand "$o" | sed 1d) || bad="$bad $o"
+    done
+    if [ "$n" = 2 ] && [ -z "$bad" ]; then
+        pass "fork_child: parent's and child's wpp --expand = their traces"
+    else
+        fail "fork_child: parent's and child's wpp --expand = their traces" "$n processes, differ:$bad"
+    fi
+else
+    skip "fork_child did not build" 1
 fi
 
 # Hot subpaths against brute force, on the first run.
