@@ -14,7 +14,7 @@
 /* Free nodes, rules and index slots made sure of before each append: one
  * append's cascade of substitutions needs far fewer; should one need more,
  * the arrays still grow (a little past the limit). */
-#define HEADROOM 256u
+#define HEADROOM SQ_HEADROOM
 
 static inline uint32_t nval(const struct sequitur *s, uint32_t x) { return s->n[x].val; }
 static inline uint32_t nnext(const struct sequitur *s, uint32_t x) { return s->n[x].next; }
@@ -99,9 +99,12 @@ static uint32_t node_new(struct sequitur *s, uint32_t val)
     if (x != 0) {
         s->nfree = s->n[x].next;
     } else {
-        if (s->nused == s->ncap && grow_nodes(s) != 0) {
-            s->failed = true;
-            return 0;
+        if (s->nused == s->ncap) {
+            if (grow_nodes(s) != 0) {
+                s->failed = true;
+                return 0;
+            }
+            s->grew = true;
         }
         x = s->nused++;
     }
@@ -123,9 +126,12 @@ static uint32_t rule_new(struct sequitur *s)
     if (r != 0) {
         s->free_rules = s->r[r].uses;
     } else {
-        if (s->nrules_made == s->rcap && grow_rules(s) != 0) {
-            s->failed = true;
-            return 0;
+        if (s->nrules_made == s->rcap) {
+            if (grow_rules(s) != 0) {
+                s->failed = true;
+                return 0;
+            }
+            s->grew = true;
         }
         r = s->nrules_made++;
     }
@@ -164,8 +170,11 @@ static void tab_put(struct sequitur *s, uint64_t i, uint64_t key, uint32_t x)
     if (s->tab[i].key == EMPTY) {
         s->tab[i].key = key;
         s->tab[i].node = x;
-        if (++s->tcount * 4 > (s->tmask + 1) * 3 && grow_table(s) != 0)
-            s->failed = true;
+        if (++s->tcount * 4 > (s->tmask + 1) * 3) {
+            if (grow_table(s) != 0)
+                s->failed = true;
+            s->grew = true;
+        }
         return;
     }
     s->tab[i].node = x;
@@ -224,10 +233,11 @@ static void index_put_absent(struct sequitur *s, uint32_t x)
 /* Unlinks X (not a guard): its digrams leave the index, a rule it used
  * loses that use.  In a run like "aaa" the index may have held the
  * removed overlapping digram: a neighbour's takes its place. */
-static void delete_node(struct sequitur *s, uint32_t x)
+static void unlink_node(struct sequitur *s, uint32_t x, bool left_fresh)
 {
     uint32_t left = nprev(s, x), right = nnext(s, x), v = nval(s, x);
-    delete_digram(s, left);
+    if (!left_fresh)
+        delete_digram(s, left);
     if (nval(s, right) == v && nval(s, nnext(s, right)) == v)
         index_put(s, right);
     if (nval(s, left) == v && nval(s, nprev(s, left)) == v)
@@ -240,16 +250,30 @@ static void delete_node(struct sequitur *s, uint32_t x)
     node_free(s, x);
 }
 
-static void insert_after(struct sequitur *s, uint32_t q, uint32_t y)
+static void delete_node(struct sequitur *s, uint32_t x)
+{
+    unlink_node(s, x, false);
+}
+
+/* LEFT_FRESH / Q_FRESH: the node before has just become the neighbour of
+ * the next one (its previous neighbour was unlinked), so their digram was
+ * never in the index and needs no probe to leave it. */
+static void link_after(struct sequitur *s, uint32_t q, uint32_t y, bool q_fresh)
 {
     uint32_t nx = nnext(s, q);
-    delete_digram(s, q);
+    if (!q_fresh)
+        delete_digram(s, q);
     if (nval(s, q) == nval(s, nx) && nval(s, nprev(s, q)) == nval(s, q))
         index_put(s, nprev(s, q));
     s->n[y].prev = q;
     s->n[y].next = nx;
     s->n[nx].prev = y;
     s->n[q].next = y;
+}
+
+static void insert_after(struct sequitur *s, uint32_t q, uint32_t y)
+{
+    link_after(s, q, y, false);
 }
 
 static bool check(struct sequitur *s, uint32_t x);
@@ -259,12 +283,12 @@ static void substitute(struct sequitur *s, uint32_t x, uint32_t r)
 {
     uint32_t q = nprev(s, x);
     delete_node(s, nnext(s, q));
-    delete_node(s, nnext(s, q));
+    unlink_node(s, nnext(s, q), true);
     uint32_t y = node_new(s, SQ_USE(r));
     if (y == 0)
         return;
     s->r[r].uses++;
-    insert_after(s, q, y);
+    link_after(s, q, y, true);
     if (!check(s, q))
         check(s, y);
 }
@@ -422,12 +446,8 @@ void sq_free(struct sequitur *s)
     memset(s, 0, sizeof *s);
 }
 
-bool sq_room(struct sequitur *s, size_t limit)
+bool sq_room_slow(struct sequitur *s, size_t limit)
 {
-    /* The common case, once per symbol: every array has its headroom. */
-    if (s->nused + HEADROOM <= s->ncap && s->nrules_made + HEADROOM <= s->rcap &&
-        (s->tcount + HEADROOM) * 2 <= s->tmask + 1 && sq_bytes(s) <= limit)
-        return true;
     uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1;
     while (s->nused + HEADROOM > ncap)
         ncap *= 2;
@@ -443,6 +463,7 @@ bool sq_room(struct sequitur *s, size_t limit)
         ;
     while (s->tmask + 1 < tcap && grow_table(s) == 0)
         ;
+    s->grew = false;
     return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
 }
 

@@ -69,6 +69,7 @@ struct sequitur {
     uint64_t length;     /* terminals appended */
     uint32_t nterms;     /* 1 + the largest terminal appended */
     bool finishing;      /* sq_finish: the last digram is checked too */
+    bool grew;           /* an array grew outside sq_room (mid-cascade) */
     bool failed;         /* out of memory: the grammar is incomplete */
 };
 
@@ -83,7 +84,18 @@ void sq_finish(struct sequitur *s);
 size_t sq_bytes(const struct sequitur *s);
 /* Makes sure the next append needs no allocation that would take the
  * arrays past LIMIT bytes; false when it would (close the grammar). */
-bool sq_room(struct sequitur *s, size_t limit);
+bool sq_room_slow(struct sequitur *s, size_t limit);
+#define SQ_HEADROOM 256u
+static inline bool sq_room(struct sequitur *s, size_t limit)
+{
+    /* The common case, once per symbol: every array has its headroom and
+     * none grew since sq_room_slow checked them against the limit. */
+    if (__builtin_expect(!s->grew && s->nused + SQ_HEADROOM <= s->ncap &&
+                             s->nrules_made + SQ_HEADROOM <= s->rcap &&
+                             (s->tcount + SQ_HEADROOM) * 2 <= s->tmask + 1, 1))
+        return true;
+    return sq_room_slow(s, limit);
+}
 
 /* Walking a rule: its first node is s->n[s->r[r].guard].next; the walk
  * ends at a node whose value is a guard. */
