@@ -490,7 +490,8 @@ int sq_append(struct sequitur *s, uint32_t t)
             if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
                 SQ_ID(nval(s, pm)) != 0) {
                 uint32_t r = SQ_ID(nval(s, pm)), vy = nval(s, y);
-                delete_node(s, y);
+                /* (x, y), the start rule's last digram, is not in the index. */
+                unlink_node(s, y, true);
                 uint32_t z = node_new(s, SQ_USE(r));
                 if (z == 0)
                     return -1;
