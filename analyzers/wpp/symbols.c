@@ -22,6 +22,8 @@ int wpp_symbols_init(struct wpp_symbols *m)
         wpp_symbols_free(m);
         return -1;
     }
+    for (unsigned i = 0; i < WPP_SYM_CACHE; i++)
+        m->cache[i].w1 = UINT64_MAX;
     return 0;
 }
 
@@ -34,7 +36,7 @@ void wpp_symbols_free(struct wpp_symbols *m)
 
 size_t wpp_symbols_bytes(const struct wpp_symbols *m)
 {
-    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot;
+    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot + sizeof m->cache;
 }
 
 static int grow(struct wpp_symbols *m)
@@ -61,7 +63,7 @@ static int grow(struct wpp_symbols *m)
     return 0;
 }
 
-uint32_t wpp_symbols_id(struct wpp_symbols *m, uint64_t w1, uint64_t w2)
+uint32_t wpp_symbols_find(struct wpp_symbols *m, uint64_t w1, uint64_t w2)
 {
     uint64_t i = hash(w1, w2) & m->mask;
     for (;;) {
