@@ -489,14 +489,17 @@ int sq_append(struct sequitur *s, uint32_t t)
             uint32_t m = s->tab[i].node, pm = nprev(s, m);
             if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
                 SQ_ID(nval(s, pm)) != 0) {
-                uint32_t r = SQ_ID(nval(s, pm)), vy = nval(s, y);
-                /* (x, y), the start rule's last digram, is not in the index. */
-                unlink_node(s, y, true);
-                uint32_t z = node_new(s, SQ_USE(r));
-                if (z == 0)
-                    return -1;
+                uint32_t r = SQ_ID(nval(s, pm)), vy = nval(s, y), x = nprev(s, y);
+                /* Y becomes the use of R in place.  (x, y), the start
+                 * rule's last digram, is not in the index; in a run "vvv"
+                 * ending at y the digram before it now stands for the run
+                 * (as unlinking y would do). */
+                if (nval(s, x) == vy && nval(s, nprev(s, x)) == vy)
+                    index_put(s, nprev(s, x));
+                if (SQ_IS_USE(vy))
+                    s->r[SQ_ID(vy)].uses--;
+                s->n[y].val = SQ_USE(r);
                 s->r[r].uses++;
-                insert_after(s, nprev(s, g0), z);
                 /* Y's rule may now be used only inside R. */
                 if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
                     expand(s, nnext(s, s->r[r].guard));
@@ -507,7 +510,11 @@ int sq_append(struct sequitur *s, uint32_t t)
     uint32_t z = node_new(s, vt);
     if (z == 0)
         return -1;
-    insert_after(s, y, z);
+    /* Appended after Y, the last symbol: (y, guard) was no digram. */
+    s->n[z].prev = y;
+    s->n[z].next = g0;
+    s->n[y].next = z;
+    s->n[g0].prev = z;
     if (!SQ_IS_GUARD(nval(s, y)))
         check(s, nprev(s, y)); /* (x, y) is no longer the last digram */
     return s->failed ? -1 : 0;
