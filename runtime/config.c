@@ -68,7 +68,7 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_PRUNE", "off",
      "off, or a memory size per analyzer thread from 64K to 1T, like 65536, 512K, 16M or 1G "
      "(ksf-pruned)", parse_prune},
-    {"PATHPROF_WPP_MAX", "64M",
+    {"PATHPROF_WPP_MAX", "2M",
      "a memory size per producer thread from 64K to 1T, like 65536, 512K, 16M or 1G (wpp)",
      parse_wpp_max},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",

@@ -4,7 +4,7 @@
  * thread's CPU, and the grammar's size.  The same code as the analyzer's
  * consume loop, on the same words.
  *
- * Usage: wpp-replay TRACE [MAX_BYTES]   (PATHPROF_WPP_MAX, default 64M)
+ * Usage: wpp-replay TRACE [MAX_BYTES]   (PATHPROF_WPP_MAX, default 2M)
  * Build: see perfctl/micro/wpp.sh. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2)
         die("usage: wpp-replay TRACE [MAX_BYTES]", "wpp-replay");
-    size_t limit = argc > 2 ? strtoull(argv[2], NULL, 10) : 64u << 20;
+    size_t limit = argc > 2 ? strtoull(argv[2], NULL, 10) : 2u << 20;
     read_trace(argv[1]);
     uint64_t symbols = 0, words = 0, epochs = 0, rules = 0;
     size_t peak = 0;

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-runs=3 size=1000000 max=64M
+runs=3 size=1000000 max=2M
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
