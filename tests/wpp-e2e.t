@@ -119,6 +119,22 @@ if [ -s "$R.out" ]; then
     else
         fail "Fig. 7: hot subpaths with their brute-force counts, within the bounds" "$bad"
     fi
+    # Joined over the 21 threads' grammars.
+    R2=$T/threads
+    if [ -s "$R2.out" ]; then
+        "$PP_CLI" dump --raw "$R2.trace" >"$R2.raw"
+        perl "$W/brute.pl" "$R2.raw" 1 3 >"$R2.brute"
+        "$PP_CLI" wpp --all --min-length 1 --max-length 3 --min-cost 0 --cost paths --top 0 \
+            --json "$R2.out" >"$R2.all.json"
+        perl "$W/subpaths.pl" "$R2.all.json" >"$R2.all"
+        if [ -s "$R2.brute" ] && cmp -s "$R2.brute" "$R2.all"; then
+            pass "--all over 21 threads' grammars = brute force summed over threads ($(wc -l <"$R2.brute") subpaths)"
+        else
+            fail "--all over 21 threads' grammars = brute force" "$(diff "$R2.brute" "$R2.all" | head -n 5)"
+        fi
+    else
+        skip "no threads_loop profile" 1
+    fi
     # The summary against the trace: words, distinct paths.
     "$PP_CLI" wpp --json --no-xz "$R.out" >"$R.sum.json"
     got=$(perl -MJSON::PP -0e '$j = decode_json(<>); print "$j->{words} $j->{distinct_paths} $j->{threads}"' "$R.sum.json")
@@ -158,6 +174,6 @@ if [ -s "$R.out" ]; then
     like "$st $(cat "$R.damage")" '^2 pathprof: .*: WPP section: .*checksum mismatch' \
         "a damaged grammar is refused with exit 2, naming the WPP section and the grammar"
 else
-    skip "no profile for the hot subpath tests" 5
+    skip "no profile for the hot subpath tests" 6
 fi
 done_testing

@@ -445,11 +445,27 @@ static void print_symbol_line(struct event_lines *d, const struct loaded *l,
     putchar('\n');
 }
 
+static uint64_t mix_word(uint64_t h, const struct wpp_term *t)
+{
+    h = (h ^ t->w1) * 0x100000001b3ull;
+    h = (h ^ t->w2) * 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+
+static uint64_t hot_hash(const struct wpp_term *sym, uint32_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ len;
+    for (uint32_t i = 0; i < len; i++)
+        h = mix_word(h, &sym[i]);
+    return h;
+}
+
 static int hot(const struct opts *o, struct loaded *l)
 {
     const struct wpp_data *w = &l->w;
     struct hot *all = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, tcap = 0, *table = NULL;
+    bool oom = false;
     struct path scratch = {0};
     const struct pp_func_meta *owner = NULL;
     struct pp_error err;
@@ -473,24 +489,59 @@ static int hot(const struct opts *o, struct loaded *l)
             break;
         }
         free(cost);
-        /* Join the same subpath found in several grammars (threads, epochs). */
-        for (size_t s = 0; s < subs.n; s++) {
-            const struct wpp_sub *u = &subs.v[s];
-            size_t j;
-            for (j = 0; j < n && !same_syms(&all[j], g, u); j++)
-                ;
-            if (j == n) {
+        /* Join the same subpath found in several grammars (threads,
+         * epochs): a table of ALL's indices by the words' hash. */
+        for (size_t k = 0; k < subs.n && status == 0; k++) {
+            const struct wpp_sub *u = &subs.v[k];
+            if ((n + 1) * 2 > tcap) {
+                size_t ncap = tcap ? tcap * 2 : 1024;
+                size_t *nt = calloc(ncap, sizeof *nt);
+                if (!nt) {
+                    status = EXIT_TROUBLE, oom = true;
+                    break;
+                }
+                for (size_t j = 0; j < n; j++) {
+                    size_t h = hot_hash(all[j].sym, all[j].len) & (ncap - 1);
+                    while (nt[h])
+                        h = (h + 1) & (ncap - 1);
+                    nt[h] = j + 1;
+                }
+                free(table);
+                table = nt;
+                tcap = ncap;
+            }
+            uint64_t hh = 0xcbf29ce484222325ull ^ u->len;
+            for (uint32_t q = 0; q < u->len; q++)
+                hh = mix_word(hh, &g->terms[u->terms[q]]);
+            size_t h = hh & (tcap - 1), j = SIZE_MAX;
+            for (; table[h]; h = (h + 1) & (tcap - 1))
+                if (same_syms(&all[table[h] - 1], g, u)) {
+                    j = table[h] - 1;
+                    break;
+                }
+            if (j == SIZE_MAX) {
                 if (n == cap) {
-                    cap = cap ? cap * 2 : 64;
-                    all = realloc(all, cap * sizeof *all);
+                    size_t ncap = cap ? cap * 2 : 64;
+                    struct hot *na = realloc(all, ncap * sizeof *na);
+                    if (!na) {
+                        status = EXIT_TROUBLE, oom = true;
+                        break;
+                    }
+                    all = na;
+                    cap = ncap;
                 }
                 all[n].sym = malloc(u->len * sizeof *all[n].sym);
-                for (uint32_t k = 0; k < u->len; k++)
-                    all[n].sym[k] = g->terms[u->terms[k]];
+                if (!all[n].sym) {
+                    status = EXIT_TROUBLE, oom = true;
+                    break;
+                }
+                for (uint32_t q = 0; q < u->len; q++)
+                    all[n].sym[q] = g->terms[u->terms[q]];
                 all[n].len = u->len;
                 all[n].found = all[n].count = 0;
                 all[n].cost = u->cost;
-                n++;
+                table[h] = n + 1;
+                j = n++;
             }
             all[j].found += u->found;
             all[j].count += u->count;
@@ -498,6 +549,9 @@ static int hot(const struct opts *o, struct loaded *l)
         wpp_subs_free(&subs);
     }
     path_release(&scratch);
+    free(table);
+    if (oom)
+        error_in_file(o->file, "out of memory joining the subpaths of its grammars");
     if (status) {
         for (size_t i = 0; i < n; i++)
             free(all[i].sym);
