@@ -13,6 +13,7 @@ extern const struct pp_analyzer pp_analyzer_blpp;       /* blpp/ */
 extern const struct pp_analyzer pp_analyzer_trace;      /* trace/: PATHPROF_TRACE */
 extern const struct pp_analyzer pp_analyzer_ksf;        /* ksf/ */
 extern const struct pp_analyzer pp_analyzer_ksf_pruned; /* ksf-pruned/ */
+extern const struct pp_analyzer pp_analyzer_wpp;        /* wpp/: PATHPROF_WPP_MAX */
 
 #pragma GCC visibility pop
 

@@ -10,5 +10,6 @@ const struct pp_analyzer *const pp_analyzers[] = {
     &pp_analyzer_trace,
     &pp_analyzer_ksf,
     &pp_analyzer_ksf_pruned,
+    &pp_analyzer_wpp,
     0,
 };

@@ -19,6 +19,7 @@ static const struct {
     { "merge", cmd_merge },
     { "diff", cmd_diff },
     { "html", cmd_html },
+    { "wpp", cmd_wpp },
 };
 
 static void usage(FILE *out)
@@ -44,6 +45,9 @@ static void usage(FILE *out)
           "                          one line per event with its activation depth\n"
           "  merge -o OUT IN...      profiles of one build added into one (counts, k-iteration\n"
           "                          paths, pruned bounds); any order gives the same OUT\n"
+          "  wpp FILE [--expand] [--hot [--all]] [--json]\n"
+          "                          whole program paths (PATHPROF_ANALYZER=wpp): summary,\n"
+          "                          hot subpaths as source lines, the streams expanded\n"
           "  config --cflags | --libs | --specs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
           "      gcc -specs=$(pathprof config --specs) -O2 prog.c\n"
@@ -65,7 +69,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, config)");
+        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, wpp, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -82,5 +86,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, wpp, config)", argv[1]);
 }

@@ -115,6 +115,10 @@ static void run_all(const char *path)
     run("dump", path, NULL);
     run("dump", path, "--raw", NULL);
     run("dump", path, "--thread", "1", NULL);
+    run("wpp", path, "--no-xz", NULL);
+    run("wpp", path, "--expand", NULL);
+    run("wpp", path, "--hot", "--min-cost", "1", NULL);
+    run("wpp", path, "--all", "--max-length", "3", "--json", NULL);
 }
 
 static unsigned char *read_input(const char *path, size_t *n)

@@ -59,6 +59,7 @@ for p in oddeven recursion switch; do
     seed "blpp-ksf-$p" "stream-$p" PATHPROF_ANALYZER=blpp,ksf PATHPROF_K=4
     seed "pruned-$p" "stream-$p" PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=4 PATHPROF_PRUNE=64K
     seed "trace-$p" "stream-$p" PATHPROF_ANALYZER=trace
+    seed "wpp-$p" "stream-$p" PATHPROF_ANALYZER=wpp
 done
 seed all-oddeven stream-oddeven PATHPROF_ANALYZER=blpp,ksf,ksf-pruned,trace PATHPROF_K=3
 # Several producer threads, two analyzer threads: one stream per thread.

@@ -41,6 +41,7 @@ static int parse_accumulate_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
 static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
 static int parse_prune(const char *value, struct pprt_config *cfg);
+static int parse_wpp_max(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
@@ -74,6 +75,9 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_PRUNE", "off",
      "off, or a memory size per analyzer thread from 64K to 1T, like 65536, 512K, 16M or 1G "
      "(ksf-pruned)", parse_prune},
+    {"PATHPROF_WPP_MAX", "2M",
+     "a memory size per producer thread from 64K to 1T, like 65536, 512K, 16M or 1G (wpp)",
+     parse_wpp_max},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
     {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
@@ -192,12 +196,27 @@ static int parse_k(const char *value, struct pprt_config *cfg)
 /* ksf-pruned's memory budget per analyzer thread (docs/pruning.md): a
  * size, because memory is what runs out; the error bound follows from it
  * and is reported.  Below 64 KiB the summaries would hold almost nothing. */
+static int parse_size(const char *value, uint64_t *bytes);
+
 static int parse_prune(const char *value, struct pprt_config *cfg)
 {
     if (strcmp(value, "off") == 0) {
         cfg->prune_bytes = 0;
         return 0;
     }
+    return parse_size(value, &cfg->prune_bytes);
+}
+
+/* wpp's bound on one producer thread's grammar and symbol table: an
+ * epoch closes when the next symbol could exceed it (analyzers/wpp). */
+static int parse_wpp_max(const char *value, struct pprt_config *cfg)
+{
+    return parse_size(value, &cfg->wpp_max_bytes);
+}
+
+/* A size from 64 KiB to 1 TiB, with an optional K, M, G or T. */
+static int parse_size(const char *value, uint64_t *bytes)
+{
     char num[32];
     size_t len = strlen(value);
     uint64_t unit = 1, v;
@@ -215,7 +234,7 @@ static int parse_prune(const char *value, struct pprt_config *cfg)
         num[len - 1] = '\0';
     if (parse_number(num, 1, (1ull << 40) / unit, &v) != 0 || v * unit < (64ull << 10))
         return -1;
-    cfg->prune_bytes = v * unit;
+    *bytes = v * unit;
     return 0;
 }
 

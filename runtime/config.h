@@ -43,6 +43,7 @@ struct pprt_config {
     uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
     uint32_t ksf_workers;       /* PATHPROF_KSF_WORKERS: per ksf instance, 0 = none */
     uint64_t prune_bytes;       /* PATHPROF_PRUNE: ksf-pruned's budget, 0 = off */
+    uint64_t wpp_max_bytes;     /* PATHPROF_WPP_MAX: wpp's grammar memory per thread */
 };
 
 extern struct pprt_config pprt_config;

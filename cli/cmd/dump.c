@@ -12,177 +12,34 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/activations.h"
 #include "commands.h"
-#include "graph/path.h"
-#include "pathprof-abi.h"
 #include "out/text_out.h"
+#include "render/event_lines.h"
 #include "trace/format.h"
 #include "read/trace.h"
 
-struct dump {
-    FILE *out;
-    const struct trace *t;
-    struct pp_error err;
-    struct line_range *ranges; /* room for the longest path of any function */
-    struct path path;
-    const struct pp_func_meta *path_owner; /* the function PATH has room for */
-    uint64_t errors[6];        /* totals of the PP_ACT_ERR_* bits, in bit order */
-};
-
-static uint64_t resolve(void *ctx, uint64_t index)
-{
-    const struct trace *t = ctx;
-    const struct trace_tu *tu;
-    const struct pp_func_meta *f;
-    uint64_t id;
-    return trace_path(t, index, &tu, &f, &id) ? trace_fn_index(t, tu, f) : PP_ACT_NO_FUNC;
-}
-
-static const char *const error_names[] = {"resync", "orphan", "mismatch",
-                                          "unknown", "marker", "nomem"};
-
-static void out_errors(FILE *out, unsigned errors)
-{
-    for (unsigned i = 0; i < 6; i++)
-        if (errors & (1u << i))
-            fprintf(out, " !%s", error_names[i]);
-}
-
-static void out_func_name(struct dump *d, uint64_t fn)
-{
-    const struct trace_tu *tu;
-    const struct pp_func_meta *f;
-    if (fn != PP_ACT_NO_FUNC && trace_func(d->t, fn, &tu, &f))
-        out_safe(d->out, f->name);
-    else
-        fputc('?', d->out);
-}
-
-/* " t.c:3-4 t.c:7": the lines of path ID of F. */
-static bool out_path_lines_short(struct dump *d, const struct pp_func_meta *f, uint64_t id)
-{
-    if (d->path_owner == NULL || d->path_owner->nnodes < f->nnodes) {
-        struct line_range *bigger;
-        path_release(&d->path);
-        d->path_owner = NULL;
-        if (!path_alloc(f, &d->path, &d->err))
-            return false;
-        bigger = realloc(d->ranges, (size_t)f->nnodes * sizeof *bigger);
-        if (!bigger)
-            return pp_fail(&d->err, "out of memory");
-        d->ranges = bigger;
-        d->path_owner = f;
-    }
-    if (!path_decode(f, id, &d->path, &d->err))
-        return pp_context(&d->err, "function %s", f->name);
-    uint32_t n = path_line_ranges(f, &d->path, d->ranges);
-    for (uint32_t i = 0; i < n; i++) {
-        fputc(' ', d->out);
-        out_lines(d->out, d->ranges[i].file, d->ranges[i].first, d->ranges[i].last);
-    }
-    return true;
-}
-
-static bool out_step(struct dump *d, uint32_t tid, uint64_t index, const struct pp_act_step *s)
-{
-    FILE *out = d->out;
-    const struct trace_tu *tu;
-    const struct pp_func_meta *f;
-    uint64_t id;
-
-    if (s->what == PP_ACT_HALF)
-        return true;
-    fprintf(out, "%" PRIu32 " %" PRIu64 " %zu ", tid, index, s->depth);
-    switch (s->what) {
-    case PP_ACT_PATH: {
-        uint64_t g = s->word & PATHPROF_EV_INDEX_MASK;
-        bool start = s->word & PATHPROF_EV_START, ret = s->word & PATHPROF_EV_RET;
-        const char *bits = start && ret ? "START+RET" : start ? "START" : ret ? "RET" : "-";
-        if (trace_path(d->t, g, &tu, &f, &id)) {
-            out_safe(out, f->name);
-            fprintf(out, " path %" PRIu64 " %s", id, bits);
-            if (!out_path_lines_short(d, f, id))
-                return false;
-        } else {
-            fprintf(out, "? index %" PRIu64 " %s", g, bits);
-        }
-        break;
-    }
-    case PP_ACT_ENTER:
-    case PP_ACT_RESUME:
-        out_func_name(d, s->func);
-        fprintf(out, " %s 0x%" PRIx64, s->what == PP_ACT_ENTER ? "ENTER" : "RESUME", s->frame);
-        if (s->npopped)
-            fprintf(out, " unwound %zu", s->npopped);
-        break;
-    default:
-        fprintf(out, "? MARKER kind %u payload %" PRIu64 " word 0x%" PRIx64,
-                PATHPROF_MARK_KIND(s->word), (uint64_t)PATHPROF_MARK_PAYLOAD(s->word), s->frame);
-        break;
-    }
-    out_errors(out, s->errors);
-    fputc('\n', out);
-    for (unsigned i = 0; i < 6; i++)
-        d->errors[i] += (s->errors >> i) & 1u;
-    return true;
-}
-
-static void out_thread_end(struct dump *d, const struct trace_thread *th,
-                           const struct pp_act_stack *st)
-{
-    FILE *out = d->out;
-    fprintf(out, "# thread %" PRIu32 ": ends at depth %zu", th->tid, pp_act_depth(st));
-    if (st->depth) {
-        /* What is still open says where the stream was cut, or lost. */
-        fputs(" (", out);
-        for (size_t i = st->depth; i > 0 && i + 3 > st->depth; i--) {
-            out_func_name(d, st->act[i - 1].func);
-            fputs(i > 1 ? " < " : "", out);
-        }
-        fputs(st->depth > 3 ? "...)" : ")", out);
-    }
-    fputs("; errors:", out);
-    if (pp_act_errors(st) == 0)
-        fputs(" none", out);
-    else {
-        const uint64_t n[6] = {st->resync, st->orphan, st->mismatch, st->unknown,
-                               st->bad_marker, st->nomem};
-        for (unsigned i = 0; i < 6; i++)
-            if (n[i])
-                fprintf(out, " %" PRIu64 " %s", n[i], error_names[i]);
-    }
-    fputc('\n', out);
-}
-
-static bool dump_thread(struct dump *d, const struct trace_thread *th, bool raw)
+/* One thread: its events in order, or its words in hex (--raw). */
+static bool dump_thread(struct event_lines *d, const struct trace_thread *th, bool raw)
 {
     struct trace_cursor c = trace_cursor(th);
-    struct pp_act_stack st;
-    struct pp_act_step step;
     uint64_t word, index = 0;
-    bool ok = true;
+    bool ended = th->flags & PP_TRACE_THREAD_ENDED;
 
-    fprintf(d->out, "# thread %" PRIu32 ": %" PRIu64 " events, %s\n", th->tid, th->nevents,
-            th->flags & PP_TRACE_THREAD_ENDED ? "stream ended"
-                                              : "stream cut short (the thread still ran)");
     if (raw) {
+        fprintf(d->out, "# thread %" PRIu32 ": %" PRIu64 " events, %s\n", th->tid, th->nevents,
+                ended ? "stream ended" : "stream cut short (the thread still ran)");
         while (trace_next(&c, &word))
             fprintf(d->out, "%" PRIu32 " %" PRIu64 " 0x%016" PRIx64 "\n", th->tid, index++, word);
         return true;
     }
-    pp_act_init(&st, resolve, (void *)d->t);
-    while (ok && trace_next(&c, &word)) {
-        pp_act_feed(&st, word, &step);
-        /* A marker's line carries the index of its first word. */
-        ok = out_step(d, th->tid, step.what == PP_ACT_PATH ? index : index - 1, &step);
-        index++;
-    }
-    if (ok && st.has_half)
-        fprintf(d->out, "# thread %" PRIu32 ": the stream ends inside a marker\n", th->tid);
+    event_lines_thread(d, th->tid, th->nevents, ended);
+    bool ok = true;
+    while (ok && trace_next(&c, &word))
+        ok = event_lines_word(d, word);
     if (ok)
-        out_thread_end(d, th, &st);
-    pp_act_free(&st);
+        event_lines_thread_end(d);
+    else
+        pp_act_free(&d->st);
     return ok;
 }
 
@@ -226,7 +83,8 @@ int cmd_dump(int argc, char **argv)
     bool raw = false, options_done = false, have_thread = false;
     uint64_t only = 0;
     struct trace t;
-    struct dump d;
+    struct event_lines d;
+    struct pp_error err;
     int status = 0;
 
     for (int a = 1; a < argc; a++) {
@@ -254,13 +112,11 @@ int cmd_dump(int argc, char **argv)
     }
     if (!file)
         return usage_error("dump: which trace? (pathprof dump TRACE)");
-    if (!trace_read(file, &t, &d.err)) {
-        error_in_file(file, d.err.msg);
+    if (!trace_read(file, &t, &err)) {
+        error_in_file(file, err.msg);
         return EXIT_TROUBLE;
     }
-    memset(&d, 0, sizeof d);
-    d.out = stdout;
-    d.t = &t;
+    event_lines_init(&d, stdout, &t);
     out_header(stdout, file, &t);
     bool found = !have_thread;
     for (size_t i = 0; i < t.nthreads && status == 0; i++) {
@@ -283,8 +139,7 @@ int cmd_dump(int argc, char **argv)
         fputs(")\n", stderr);
         status = EXIT_NOT_FOUND;
     }
-    path_release(&d.path);
-    free(d.ranges);
+    event_lines_free(&d);
     trace_free(&t);
     return finish_output(status);
 }

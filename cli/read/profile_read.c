@@ -19,6 +19,7 @@
 #include "base/file_bytes.h"
 #include "kipf.h"
 #include "kprune.h"
+#include "wpp.h"
 #include "graph/loops.h"
 #include "graph/path.h"
 #include "pathprof-abi.h"
@@ -400,6 +401,8 @@ static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
     case PATHPROF_SECTION_KIPF:
     case PATHPROF_SECTION_KPRUNE:
         break;
+    case PATHPROF_SECTION_WPP: /* known; only `pathprof wpp` reads it (read/wpp.h) */
+        return true;
     default: /* unknown sections are skipped (format.md) */
         p->sections[s].state = PP_SECTION_SKIPPED;
         return true;

@@ -10,6 +10,7 @@
 #include "out/json_out.h"
 #include "kipf.h"
 #include "kprune.h"
+#include "wpp.h"
 #include "pathprof-abi.h"
 #include "profile.h"
 #include "out/text_out.h"
@@ -22,6 +23,7 @@ const char *section_kind(uint32_t tag)
     case PATHPROF_SECTION_STREAM: return "STREAM";
     case PATHPROF_SECTION_KIPF: return "KIPF";
     case PATHPROF_SECTION_KPRUNE: return "KPRUNE";
+    case PATHPROF_SECTION_WPP: return "WPP";
     default: return "unknown";
     }
 }

@@ -55,6 +55,10 @@ struct trace {
 };
 
 bool trace_read(const char *path, struct trace *t, struct pp_error *err);
+/* Builds RANGES and BY_FN_BASE from TUS (their bases and metadata) and
+ * checks that no two TUs share an index: trace_read's last step, and how
+ * `pathprof wpp` decodes a profile's grammars the same way. */
+bool trace_index(struct trace *t, struct pp_error *err);
 void trace_free(struct trace *t);
 
 /* The function of global path index INDEX: false when no TU has it. */

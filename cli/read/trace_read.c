@@ -372,7 +372,7 @@ static int by_fn_base(const void *a, const void *b)
 
 /* Path index ranges and function index ranges, sorted, checked disjoint:
  * an overlap would make an event mean two things. */
-static bool index_ranges(struct trace *t, struct pp_error *err)
+bool trace_index(struct trace *t, struct pp_error *err)
 {
     size_t n = 0, i;
 
@@ -438,7 +438,7 @@ static bool read_tus(struct trace *t, size_t ntus, struct pp_error *err)
             return pp_context(err, "record %zu (TU, at byte %zu)", index, r.at);
         t->ntus++;
     }
-    return index_ranges(t, err);
+    return trace_index(t, err);
 }
 
 bool trace_read(const char *path, struct trace *t, struct pp_error *err)

@@ -94,7 +94,7 @@ config_build() {
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
         native|fprofile-generate|fprofile-generate-atomic|count|count-atomic) echo "$c" ;;
-        stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout) echo stream ;;
+        stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         *) echo "" ;;
     esac
@@ -108,6 +108,7 @@ config_env() {
     case $c in
         stream-blpp) echo "PATHPROF_ANALYZER=blpp" ;;
         stream-trace) echo "PATHPROF_ANALYZER=trace" ;;
+        wpp) echo "PATHPROF_ANALYZER=wpp" ;;
         ksf-pruned) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=$PERFCTL_PRUNE_K PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
         ksf-pruned-16) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=16 PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
         ksf-fanout) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_KSF_WORKERS=$PERFCTL_KSF_WORKERS" ;;

@@ -1,0 +1,529 @@
+/* sequitur.c - SEQUITUR(1) (see sequitur.h).  The structure follows
+ * Nevill-Manning and Witten's description: each rule is a circular doubly
+ * linked list of nodes headed by a guard; a new digram is looked up in the
+ * index; a repeated digram becomes a rule (or a use of the rule that is
+ * exactly that digram); a rule left with one use is inlined.  Runs of one
+ * symbol ("aaa") hold overlapping digrams, of which the index keeps one;
+ * unlinking a node in a run re-points the index at a neighbour. */
+#include "sequitur.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EMPTY UINT64_MAX
+/* Free nodes, rules and index slots made sure of before each append: one
+ * append's cascade of substitutions needs far fewer; should one need more,
+ * the arrays still grow (a little past the limit). */
+#define HEADROOM SQ_HEADROOM
+
+static inline uint32_t nval(const struct sequitur *s, uint32_t x) { return s->n[x].val; }
+static inline uint32_t nnext(const struct sequitur *s, uint32_t x) { return s->n[x].next; }
+static inline uint32_t nprev(const struct sequitur *s, uint32_t x) { return s->n[x].prev; }
+
+static inline uint64_t key_at(const struct sequitur *s, uint32_t x)
+{
+    return (uint64_t)nval(s, x) << 32 | nval(s, nnext(s, x));
+}
+
+static inline uint64_t home(const struct sequitur *s, uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return (h ^ (h >> 31)) & s->tmask;
+}
+
+/* ---- growing the arrays ------------------------------------------------ */
+
+static size_t bytes_for(uint64_t ncap, uint64_t rcap, uint64_t tcap)
+{
+    return (size_t)(ncap * sizeof(struct sq_node) + rcap * sizeof(struct sq_rule) +
+                    tcap * sizeof(struct sq_slot));
+}
+
+size_t sq_bytes(const struct sequitur *s)
+{
+    return bytes_for(s->ncap, s->rcap, s->tmask + 1);
+}
+
+static int grow_nodes(struct sequitur *s)
+{
+    uint32_t cap = s->ncap * 2;
+    if (cap <= s->ncap)
+        return -1;
+    struct sq_node *v = realloc(s->n, (size_t)cap * sizeof *v);
+    if (v == NULL)
+        return -1;
+    s->n = v;
+    s->ncap = cap;
+    return 0;
+}
+
+static int grow_rules(struct sequitur *s)
+{
+    uint32_t cap = s->rcap * 2;
+    if (cap <= s->rcap)
+        return -1;
+    struct sq_rule *v = realloc(s->r, (size_t)cap * sizeof *v);
+    if (v == NULL)
+        return -1;
+    s->r = v;
+    s->rcap = cap;
+    return 0;
+}
+
+static int grow_table(struct sequitur *s)
+{
+    uint64_t cap = (s->tmask + 1) * 2;
+    struct sq_slot *old = s->tab, *v = malloc((size_t)cap * sizeof *v);
+    if (v == NULL)
+        return -1;
+    for (uint64_t i = 0; i < cap; i++)
+        v[i].key = EMPTY;
+    uint64_t oldcap = s->tmask + 1;
+    s->tab = v;
+    s->tmask = cap - 1;
+    for (uint64_t i = 0; i < oldcap; i++) {
+        if (old[i].key == EMPTY)
+            continue;
+        uint64_t j = home(s, old[i].key);
+        while (v[j].key != EMPTY)
+            j = (j + 1) & s->tmask;
+        v[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+static uint32_t node_new(struct sequitur *s, uint32_t val)
+{
+    uint32_t x = s->nfree;
+    if (x != 0) {
+        s->nfree = s->n[x].next;
+    } else {
+        if (s->nused == s->ncap) {
+            if (grow_nodes(s) != 0) {
+                s->failed = true;
+                return 0;
+            }
+            s->grew = true;
+        }
+        x = s->nused++;
+    }
+    s->n[x].val = val;
+    s->n[x].next = s->n[x].prev = x;
+    return x;
+}
+
+static void node_free(struct sequitur *s, uint32_t x)
+{
+    s->n[x].val = SQ_GUARD(0) | 0xfffffffcu; /* a guard of no rule: never matches */
+    s->n[x].next = s->nfree;
+    s->nfree = x;
+}
+
+static uint32_t rule_new(struct sequitur *s)
+{
+    uint32_t r = s->free_rules;
+    if (r != 0) {
+        s->free_rules = s->r[r].uses;
+    } else {
+        if (s->nrules_made == s->rcap) {
+            if (grow_rules(s) != 0) {
+                s->failed = true;
+                return 0;
+            }
+            s->grew = true;
+        }
+        r = s->nrules_made++;
+    }
+    uint32_t g = node_new(s, SQ_GUARD(r));
+    if (g == 0)
+        return 0;
+    s->nrules_live++;
+    s->r[r].guard = g;
+    s->r[r].uses = 0;
+    return r;
+}
+
+/* ---- the digram index -------------------------------------------------- */
+
+static inline bool digram_real(const struct sequitur *s, uint32_t x)
+{
+    return !SQ_IS_GUARD(nval(s, x)) && !SQ_IS_GUARD(nval(s, nnext(s, x)));
+}
+
+/* The start rule's last digram waits for the next symbol (SEQUITUR(1)). */
+static inline bool pending(const struct sequitur *s, uint32_t x)
+{
+    return !s->finishing && nnext(s, nnext(s, x)) == s->r[0].guard;
+}
+
+static inline uint64_t find(const struct sequitur *s, uint64_t key)
+{
+    uint64_t i = home(s, key);
+    while (s->tab[i].key != key && s->tab[i].key != EMPTY)
+        i = (i + 1) & s->tmask;
+    return i;
+}
+
+static void tab_put(struct sequitur *s, uint64_t i, uint64_t key, uint32_t x)
+{
+    if (s->tab[i].key == EMPTY) {
+        s->tab[i].key = key;
+        s->tab[i].node = x;
+        if (++s->tcount * 4 > (s->tmask + 1) * 3) {
+            if (grow_table(s) != 0)
+                s->failed = true;
+            s->grew = true;
+        }
+        return;
+    }
+    s->tab[i].node = x;
+}
+
+/* Backward-shift deletion: the entries after slot I that probed past it
+ * move up, so no tombstone ever slows a probe down. */
+static void tab_erase(struct sequitur *s, uint64_t i)
+{
+    uint64_t j = i;
+    for (;;) {
+        j = (j + 1) & s->tmask;
+        if (s->tab[j].key == EMPTY)
+            break;
+        uint64_t k = home(s, s->tab[j].key);
+        /* Entry j may fill hole i when its home is not in (i, j]. */
+        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (!stays) {
+            s->tab[i] = s->tab[j];
+            i = j;
+        }
+    }
+    s->tab[i].key = EMPTY;
+    s->tcount--;
+}
+
+static void delete_digram(struct sequitur *s, uint32_t x)
+{
+    if (!digram_real(s, x))
+        return;
+    uint64_t key = key_at(s, x), i = find(s, key);
+    if (s->tab[i].key == key && s->tab[i].node == x)
+        tab_erase(s, i);
+}
+
+/* Makes X the index's occurrence of its digram. */
+static void index_put(struct sequitur *s, uint32_t x)
+{
+    if (!digram_real(s, x) || pending(s, x))
+        return;
+    uint64_t key = key_at(s, x);
+    tab_put(s, find(s, key), key, x);
+}
+
+static void index_put_absent(struct sequitur *s, uint32_t x)
+{
+    if (!digram_real(s, x) || pending(s, x))
+        return;
+    uint64_t key = key_at(s, x), i = find(s, key);
+    if (s->tab[i].key == EMPTY)
+        tab_put(s, i, key, x);
+}
+
+/* ---- linking ----------------------------------------------------------- */
+
+/* Unlinks X (not a guard): its digrams leave the index, a rule it used
+ * loses that use.  In a run like "aaa" the index may have held the
+ * removed overlapping digram: a neighbour's takes its place. */
+static void unlink_node(struct sequitur *s, uint32_t x, bool left_fresh)
+{
+    uint32_t left = nprev(s, x), right = nnext(s, x), v = nval(s, x);
+    if (!left_fresh)
+        delete_digram(s, left);
+    if (nval(s, right) == v && nval(s, nnext(s, right)) == v)
+        index_put(s, right);
+    if (nval(s, left) == v && nval(s, nprev(s, left)) == v)
+        index_put(s, nprev(s, left));
+    delete_digram(s, x);
+    s->n[left].next = right;
+    s->n[right].prev = left;
+    if (SQ_IS_USE(v))
+        s->r[SQ_ID(v)].uses--;
+    node_free(s, x);
+}
+
+static void delete_node(struct sequitur *s, uint32_t x)
+{
+    unlink_node(s, x, false);
+}
+
+/* LEFT_FRESH / Q_FRESH: the node before has just become the neighbour of
+ * the next one (its previous neighbour was unlinked), so their digram was
+ * never in the index and needs no probe to leave it. */
+static void link_after(struct sequitur *s, uint32_t q, uint32_t y, bool q_fresh)
+{
+    uint32_t nx = nnext(s, q);
+    if (!q_fresh)
+        delete_digram(s, q);
+    if (nval(s, q) == nval(s, nx) && nval(s, nprev(s, q)) == nval(s, q))
+        index_put(s, nprev(s, q));
+    s->n[y].prev = q;
+    s->n[y].next = nx;
+    s->n[nx].prev = y;
+    s->n[q].next = y;
+}
+
+static void insert_after(struct sequitur *s, uint32_t q, uint32_t y)
+{
+    link_after(s, q, y, false);
+}
+
+static bool check(struct sequitur *s, uint32_t x);
+
+/* Replaces the digram at X by a use of rule R. */
+static void substitute(struct sequitur *s, uint32_t x, uint32_t r)
+{
+    uint32_t q = nprev(s, x);
+    delete_node(s, nnext(s, q));
+    unlink_node(s, nnext(s, q), true);
+    uint32_t y = node_new(s, SQ_USE(r));
+    if (y == 0)
+        return;
+    s->r[r].uses++;
+    link_after(s, q, y, true);
+    if (!check(s, q))
+        check(s, y);
+}
+
+/* Inlines the rule X uses, whose only use X is (rule utility). */
+static void expand(struct sequitur *s, uint32_t x)
+{
+    uint32_t left = nprev(s, x), right = nnext(s, x);
+    uint32_t q = SQ_ID(nval(s, x)), g = s->r[q].guard;
+    uint32_t f = nnext(s, g), l = nprev(s, g);
+    delete_digram(s, left);
+    delete_digram(s, x);
+    s->n[left].next = f;
+    s->n[f].prev = left;
+    s->n[l].next = right;
+    s->n[right].prev = l;
+    node_free(s, g);
+    node_free(s, x);
+    s->r[q].guard = 0;
+    s->r[q].uses = s->limbo;
+    s->limbo = q;
+    s->nrules_live--;
+    index_put(s, l);
+    index_put_absent(s, left);
+}
+
+/* The digram (X, y) occurs at Q_OCC, the first symbol of its rule, and at
+ * OTHER, and X is used nowhere else.  SEQUITUR would make R -> X y, put R
+ * in both places and then inline X, X being used only in R: the same
+ * grammar, up to the rule's name, as appending y to X's own right side
+ * and deleting the two y's.  That is what this does, without making and
+ * freeing a rule.  It is the common case on a loop's stream: each symbol
+ * of a repeated period extends the rule for the period's prefix. */
+static void extend(struct sequitur *s, uint32_t q_occ, uint32_t other)
+{
+    uint32_t x = SQ_ID(nval(s, q_occ)), vy = nval(s, nnext(s, q_occ));
+    delete_node(s, nnext(s, q_occ));
+    delete_node(s, nnext(s, other));
+    uint32_t ny = node_new(s, vy);
+    if (ny == 0)
+        return;
+    if (SQ_IS_USE(vy))
+        s->r[SQ_ID(vy)].uses++;
+    uint32_t g = s->r[x].guard;
+    insert_after(s, nprev(s, g), ny);
+    index_put(s, nprev(s, ny));
+    if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
+        expand(s, ny);
+    /* X's new neighbours: (X, z) in Q cannot match (X is used only here
+     * and at OTHER, whose digram is not in the index yet); (X, t) may. */
+    check(s, q_occ);
+    check(s, other);
+}
+
+static void match(struct sequitur *s, uint32_t ss, uint32_t m)
+{
+    uint32_t r, pm = nprev(s, m), vx = nval(s, ss);
+    if (SQ_IS_USE(vx) && s->r[SQ_ID(vx)].uses == 2 &&
+        !(SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))))) {
+        if (SQ_IS_GUARD(nval(s, pm))) {
+            extend(s, m, ss);
+            return;
+        }
+        if (SQ_IS_GUARD(nval(s, nprev(s, ss))) &&
+            !SQ_IS_GUARD(nval(s, nnext(s, nnext(s, ss))))) {
+            extend(s, ss, m);
+            return;
+        }
+    }
+    if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
+        SQ_ID(nval(s, pm)) != 0) {
+        /* M is a whole rule: use it. */
+        r = SQ_ID(nval(s, pm));
+        substitute(s, ss, r);
+    } else {
+        uint32_t va = nval(s, ss), vb = nval(s, nnext(s, ss));
+        r = rule_new(s);
+        if (r == 0)
+            return;
+        uint32_t a = node_new(s, va), b = node_new(s, vb), g = s->r[r].guard;
+        if (a == 0 || b == 0)
+            return;
+        if (SQ_IS_USE(va))
+            s->r[SQ_ID(va)].uses++;
+        if (SQ_IS_USE(vb))
+            s->r[SQ_ID(vb)].uses++;
+        s->n[g].next = a;
+        s->n[a].prev = g;
+        s->n[a].next = b;
+        s->n[b].prev = a;
+        s->n[b].next = g;
+        s->n[g].prev = b;
+        substitute(s, m, r);
+        substitute(s, ss, r);
+        index_put(s, a);
+    }
+    if (s->failed || s->r[r].guard == 0)
+        return; /* inlined by the cascade */
+    uint32_t g = s->r[r].guard, f = nnext(s, g);
+    if (SQ_IS_USE(nval(s, f)) && s->r[SQ_ID(nval(s, f))].uses == 1)
+        expand(s, f);
+    uint32_t l = nprev(s, g);
+    if (SQ_IS_USE(nval(s, l)) && s->r[SQ_ID(nval(s, l))].uses == 1)
+        expand(s, l);
+}
+
+/* Enforces digram uniqueness for the digram at X; true when it made a
+ * substitution. */
+static bool check(struct sequitur *s, uint32_t x)
+{
+    if (s->failed || !digram_real(s, x) || pending(s, x))
+        return false;
+    uint64_t key = key_at(s, x), i = find(s, key);
+    if (s->tab[i].key == EMPTY) {
+        tab_put(s, i, key, x);
+        return false;
+    }
+    uint32_t m = s->tab[i].node;
+    if (m == x || nnext(s, m) == x || nnext(s, x) == m)
+        return false; /* the same or an overlapping occurrence ("aaa") */
+    match(s, x, m);
+    return true;
+}
+
+/* ---- the interface ----------------------------------------------------- */
+
+int sq_init(struct sequitur *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ncap = 1024;
+    s->rcap = 256;
+    s->n = malloc((size_t)s->ncap * sizeof *s->n);
+    s->r = malloc((size_t)s->rcap * sizeof *s->r);
+    s->tab = malloc(1024 * sizeof *s->tab);
+    if (!s->n || !s->r || !s->tab) {
+        sq_free(s);
+        return -1;
+    }
+    s->tmask = 1023;
+    for (uint64_t i = 0; i <= s->tmask; i++)
+        s->tab[i].key = EMPTY;
+    s->nused = 1; /* node 0 is "none" */
+    if (rule_new(s) != 0 || s->failed) { /* S is rule 0 */
+        sq_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void sq_free(struct sequitur *s)
+{
+    free(s->n);
+    free(s->r);
+    free(s->tab);
+    memset(s, 0, sizeof *s);
+}
+
+bool sq_room_slow(struct sequitur *s, size_t limit)
+{
+    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1;
+    while (s->nused + HEADROOM > ncap)
+        ncap *= 2;
+    while (s->nrules_made + HEADROOM > rcap)
+        rcap *= 2;
+    while ((s->tcount + HEADROOM) * 2 > tcap)
+        tcap *= 2;
+    if (bytes_for(ncap, rcap, tcap) > limit)
+        return false;
+    while (s->ncap < ncap && grow_nodes(s) == 0)
+        ;
+    while (s->rcap < rcap && grow_rules(s) == 0)
+        ;
+    while (s->tmask + 1 < tcap && grow_table(s) == 0)
+        ;
+    s->grew = false;
+    return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
+}
+
+int sq_append(struct sequitur *s, uint32_t t)
+{
+    if (s->failed)
+        return -1;
+    while (s->limbo) {
+        uint32_t r = s->limbo;
+        s->limbo = s->r[r].uses;
+        s->r[r].uses = s->free_rules;
+        s->free_rules = r;
+    }
+    uint32_t g0 = s->r[0].guard, y = nprev(s, g0), vt = SQ_TERM(t);
+    s->length++;
+    if (t >= s->nterms)
+        s->nterms = t + 1;
+    if (!SQ_IS_GUARD(nval(s, y))) {
+        /* SEQUITUR(1): when (y, t) is the whole right side of a rule R,
+         * apply R instead of resolving the pending digram (x, y). */
+        uint64_t key = (uint64_t)nval(s, y) << 32 | vt, i = find(s, key);
+        if (s->tab[i].key == key) {
+            uint32_t m = s->tab[i].node, pm = nprev(s, m);
+            if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
+                SQ_ID(nval(s, pm)) != 0) {
+                uint32_t r = SQ_ID(nval(s, pm)), vy = nval(s, y), x = nprev(s, y);
+                /* Y becomes the use of R in place.  (x, y), the start
+                 * rule's last digram, is not in the index; in a run "vvv"
+                 * ending at y the digram before it now stands for the run
+                 * (as unlinking y would do). */
+                if (nval(s, x) == vy && nval(s, nprev(s, x)) == vy)
+                    index_put(s, nprev(s, x));
+                if (SQ_IS_USE(vy))
+                    s->r[SQ_ID(vy)].uses--;
+                s->n[y].val = SQ_USE(r);
+                s->r[r].uses++;
+                /* Y's rule may now be used only inside R. */
+                if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
+                    expand(s, nnext(s, s->r[r].guard));
+                return s->failed ? -1 : 0;
+            }
+        }
+    }
+    uint32_t z = node_new(s, vt);
+    if (z == 0)
+        return -1;
+    /* Appended after Y, the last symbol: (y, guard) was no digram. */
+    s->n[z].prev = y;
+    s->n[z].next = g0;
+    s->n[y].next = z;
+    s->n[g0].prev = z;
+    if (!SQ_IS_GUARD(nval(s, y)))
+        check(s, nprev(s, y)); /* (x, y) is no longer the last digram */
+    return s->failed ? -1 : 0;
+}
+
+void sq_finish(struct sequitur *s)
+{
+    s->finishing = true;
+    uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
+    if (!SQ_IS_GUARD(nval(s, y)))
+        check(s, nprev(s, y));
+}

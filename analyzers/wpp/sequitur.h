@@ -1,0 +1,109 @@
+/* sequitur.h - SEQUITUR(1) over 32-bit terminal symbols (the WPP paper,
+ * sections 3.1-3.2): one grammar grown online, one symbol at a time, that
+ * keeps its two properties after every symbol but the last:
+ *
+ *   digram uniqueness: no pair of adjacent symbols occurs twice (without
+ *     overlapping) anywhere in the grammar;
+ *   rule utility: every rule but the start rule is used at least twice.
+ *
+ * SEQUITUR(1): the last digram of the start rule is only checked when the
+ * next symbol arrives; if that symbol and the digram's second symbol are
+ * the whole right side of a rule, the rule is applied instead of making a
+ * new one for the duplicate (the paper's 11111211111 example).
+ *
+ * The digram index is an open-addressing hash table with backward-shift
+ * deletion (no tombstones) that doubles at half load, so every lookup
+ * takes constant expected time however full the grammar gets; nodes and
+ * rules live in arrays indexed by 32-bit numbers (no pointers: they move
+ * when an array grows).
+ *
+ * Depends on nothing but libc, so tests/wpp/unit.c drives it directly. */
+#ifndef PATHPROF_WPP_SEQUITUR_H
+#define PATHPROF_WPP_SEQUITUR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* A node's value: terminal t is t << 2, a use of rule r is r << 2 | 1,
+ * the guard (the circular list's head) of rule r is r << 2 | 2. */
+#define SQ_TERM(t) ((uint32_t)(t) << 2)
+#define SQ_USE(r) ((uint32_t)(r) << 2 | 1u)
+#define SQ_GUARD(r) ((uint32_t)(r) << 2 | 2u)
+#define SQ_IS_TERM(v) (((v) & 3u) == 0)
+#define SQ_IS_USE(v) (((v) & 3u) == 1)
+#define SQ_IS_GUARD(v) (((v) & 3u) == 2)
+#define SQ_ID(v) ((v) >> 2)
+/* Terminals and rules are numbered below this (values stay below 2^32 - 1,
+ * the index's empty key). */
+#define SQ_MAX_ID ((1u << 30) - 2)
+
+struct sq_node {
+    uint32_t next, prev, val;
+};
+
+struct sq_rule {
+    uint32_t guard; /* its guard node; 0 once the rule was inlined (dead) */
+    uint32_t uses;  /* dead: the next dead rule of its list */
+};
+
+struct sq_slot {
+    uint64_t key; /* first value << 32 | second value; UINT64_MAX: empty */
+    uint32_t node;
+    uint32_t pad;
+};
+
+struct sequitur {
+    struct sq_node *n;   /* n[0] unused: 0 is "no node" */
+    uint32_t ncap, nused, nfree; /* nfree: head of the free list (through next) */
+    struct sq_rule *r;   /* r[0] is the start rule S */
+    uint32_t rcap, nrules_made, nrules_live;
+    /* Dead rules: FREE_RULES may be reused; LIMBO died during the current
+     * append and joins them at the next, so a rule the cascade inlined is
+     * never mistaken for a new one with its id. (0: empty list.) */
+    uint32_t free_rules, limbo;
+    struct sq_slot *tab;
+    uint64_t tmask, tcount;
+    uint64_t length;     /* terminals appended */
+    uint32_t nterms;     /* 1 + the largest terminal appended */
+    bool finishing;      /* sq_finish: the last digram is checked too */
+    bool grew;           /* an array grew outside sq_room (mid-cascade) */
+    bool failed;         /* out of memory: the grammar is incomplete */
+};
+
+int sq_init(struct sequitur *s);
+void sq_free(struct sequitur *s);
+/* Appends terminal T (< SQ_MAX_ID).  Returns 0, or -1 when memory ran out
+ * (s->failed is then set and the grammar no longer grows). */
+int sq_append(struct sequitur *s, uint32_t t);
+/* Checks the last digram: afterwards both properties hold everywhere. */
+void sq_finish(struct sequitur *s);
+/* Bytes held by the grammar's arrays. */
+size_t sq_bytes(const struct sequitur *s);
+/* Makes sure the next append needs no allocation that would take the
+ * arrays past LIMIT bytes; false when it would (close the grammar). */
+bool sq_room_slow(struct sequitur *s, size_t limit);
+#define SQ_HEADROOM 256u
+static inline bool sq_room(struct sequitur *s, size_t limit)
+{
+    /* The common case, once per symbol: every array has its headroom and
+     * none grew since sq_room_slow checked them against the limit. */
+    if (__builtin_expect(!s->grew && s->nused + SQ_HEADROOM <= s->ncap &&
+                             s->nrules_made + SQ_HEADROOM <= s->rcap &&
+                             (s->tcount + SQ_HEADROOM) * 2 <= s->tmask + 1, 1))
+        return true;
+    return sq_room_slow(s, limit);
+}
+
+/* Walking a rule: its first node is s->n[s->r[r].guard].next; the walk
+ * ends at a node whose value is a guard. */
+static inline uint32_t sq_first(const struct sequitur *s, uint32_t rule)
+{
+    return s->n[s->r[rule].guard].next;
+}
+
+#pragma GCC visibility pop
+
+#endif

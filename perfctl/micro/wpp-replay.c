@@ -1,0 +1,90 @@
+/* wpp-replay.c - the wpp analyzer's per-thread work (analyzers/wpp:
+ * numbering symbols, SEQUITUR(1), epochs) replayed on a trace's words,
+ * without the program or the stream: symbols per second of one analyzer
+ * thread's CPU, and the grammar's size.  The same code as the analyzer's
+ * consume loop, on the same words.
+ *
+ * Usage: wpp-replay TRACE [MAX_BYTES]   (PATHPROF_WPP_MAX, default 2M)
+ * Build: see perfctl/micro/wpp.sh. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pathprof-abi.h"
+#include "wpp/sequitur.h"
+#include "wpp/symbols.h"
+
+static void die(const char *what, const char *file)
+{
+    fprintf(stderr, "wpp-replay: %s: %s\n", file, what);
+    exit(2);
+}
+
+#include "trace-words.h"
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        die("usage: wpp-replay TRACE [MAX_BYTES]", "wpp-replay");
+    size_t limit = argc > 2 ? strtoull(argv[2], NULL, 10) : 2u << 20;
+    read_trace(argv[1]);
+    uint64_t symbols = 0, words = 0, epochs = 0, rules = 0;
+    size_t peak = 0;
+    double cpu = 0;
+    for (uint32_t t = 0; t < nthreads; t++) {
+        const uint64_t *w = threads[t].w;
+        size_t n = threads[t].n;
+        struct sequitur sq;
+        struct wpp_symbols syms;
+        if (n == 0)
+            continue;
+        if (sq_init(&sq) != 0 || wpp_symbols_init(&syms) != 0)
+            die("out of memory", argv[1]);
+        double c0 = cpu_now();
+        for (size_t i = 0; i < n; i++) {
+            uint64_t w1 = w[i], w2 = 0;
+            if ((w1 & PATHPROF_EV_MARKER) && i + 1 < n)
+                w2 = w[++i];
+            size_t sb = wpp_symbols_bytes(&syms);
+            if (sq.length != 0 && (2 * sb >= limit || !sq_room(&sq, limit - 2 * sb))) {
+                sq_finish(&sq);
+                rules += sq.nrules_live;
+                if (sq_bytes(&sq) + sb > peak)
+                    peak = sq_bytes(&sq) + sb;
+                sq_free(&sq);
+                wpp_symbols_free(&syms);
+                if (sq_init(&sq) != 0 || wpp_symbols_init(&syms) != 0)
+                    die("out of memory", argv[1]);
+                epochs++;
+            }
+            uint32_t id = wpp_symbols_id(&syms, w1, w2);
+            if (id == UINT32_MAX || sq_append(&sq, id) != 0)
+                die("out of memory", argv[1]);
+            symbols++;
+        }
+        sq_finish(&sq);
+        cpu += cpu_now() - c0;
+        rules += sq.nrules_live;
+        if (sq_bytes(&sq) + wpp_symbols_bytes(&syms) > peak)
+            peak = sq_bytes(&sq) + wpp_symbols_bytes(&syms);
+        epochs++;
+        words += n;
+        sq_free(&sq);
+        wpp_symbols_free(&syms);
+    }
+    printf("threads %u words %llu symbols %llu epochs %llu rules %llu peak_bytes %zu cpu_s %.3f "
+           "symbols_per_s %.0f\n", nthreads, (unsigned long long)words,
+           (unsigned long long)symbols, (unsigned long long)epochs, (unsigned long long)rules,
+           peak, cpu, cpu > 0 ? (double)symbols / cpu : 0);
+    return 0;
+}

@@ -1,0 +1,316 @@
+/* unit.c - the SEQUITUR(1) core (analyzers/wpp/sequitur.c) against its
+ * definition, on random and adversarial inputs: after sq_finish the
+ * grammar must expand to exactly the input, have no digram twice (two
+ * occurrences may share a symbol only in a run like "aaa"), no rule but
+ * the start rule used fewer than twice, use counts equal to the real
+ * references, and an index that points at live occurrences of their
+ * digrams.  It also checks the paper's SEQUITUR(1) example exactly.
+ * Prints TAP. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wpp/sequitur.h"
+
+static int test_no;
+static int failures;
+
+static void ok(bool good, const char *fmt, const char *what, size_t n)
+{
+    printf("%s %d - ", good ? "ok" : "not ok", ++test_no);
+    printf(fmt, what, n);
+    putchar('\n');
+    failures += !good;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng % n);
+}
+
+/* Expands rule R into OUT (an explicit stack: rules nest deeply). */
+static size_t expand_rule(const struct sequitur *s, uint32_t r, uint32_t *out, size_t max)
+{
+    size_t n = 0, depth = 0, cap = 64;
+    uint32_t *stack = malloc(cap * sizeof *stack);
+    stack[depth++] = sq_first(s, r);
+    while (depth) {
+        uint32_t x = stack[depth - 1];
+        uint32_t v = s->n[x].val;
+        if (SQ_IS_GUARD(v)) {
+            depth--;
+            continue;
+        }
+        stack[depth - 1] = s->n[x].next;
+        if (SQ_IS_TERM(v)) {
+            if (n < max)
+                out[n] = SQ_ID(v);
+            n++;
+        } else {
+            if (depth == cap)
+                stack = realloc(stack, (cap *= 2) * sizeof *stack);
+            stack[depth++] = sq_first(s, SQ_ID(v));
+        }
+    }
+    free(stack);
+    return n;
+}
+
+struct occ {
+    uint64_t key;
+    uint32_t node, next;
+};
+
+static int by_key(const void *a, const void *b)
+{
+    const struct occ *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Why the grammar is wrong, or NULL. */
+static const char *properties(const struct sequitur *s)
+{
+    static char why[200];
+    uint32_t *uses = calloc(s->nrules_made, sizeof *uses);
+    size_t nocc = 0, cap = 1024;
+    struct occ *occ = malloc(cap * sizeof *occ);
+    const char *bad = NULL;
+
+    for (uint32_t r = 0; r < s->nrules_made && !bad; r++) {
+        if (s->r[r].guard == 0)
+            continue;
+        uint32_t g = s->r[r].guard, len = 0;
+        for (uint32_t x = s->n[g].next; x != g; x = s->n[x].next) {
+            uint32_t v = s->n[x].val, nx = s->n[x].next;
+            len++;
+            if (s->n[nx].prev != x) {
+                bad = "a broken link";
+                break;
+            }
+            if (SQ_IS_USE(v)) {
+                if (SQ_ID(v) >= s->nrules_made || s->r[SQ_ID(v)].guard == 0) {
+                    bad = "a use of a dead rule";
+                    break;
+                }
+                uses[SQ_ID(v)]++;
+            }
+            if (nx != g) {
+                if (nocc == cap)
+                    occ = realloc(occ, (cap *= 2) * sizeof *occ);
+                occ[nocc].key = (uint64_t)v << 32 | s->n[nx].val;
+                occ[nocc].node = x;
+                occ[nocc].next = nx;
+                nocc++;
+            }
+        }
+        if (!bad && r != 0 && len < 2) {
+            snprintf(why, sizeof why, "rule %u has %u symbols", r, len);
+            bad = why;
+        }
+    }
+    for (uint32_t r = 1; r < s->nrules_made && !bad; r++) {
+        if (s->r[r].guard == 0)
+            continue;
+        if (uses[r] != s->r[r].uses) {
+            snprintf(why, sizeof why, "rule %u: %u uses counted, %u references", r,
+                     s->r[r].uses, uses[r]);
+            bad = why;
+        } else if (uses[r] < 2) {
+            snprintf(why, sizeof why, "rule utility: rule %u used %u times", r, uses[r]);
+            bad = why;
+        }
+    }
+    qsort(occ, nocc, sizeof *occ, by_key);
+    for (size_t i = 0; i < nocc && !bad; ) {
+        size_t j = i;
+        while (j < nocc && occ[j].key == occ[i].key)
+            j++;
+        /* Two occurrences of one digram may only overlap (the run "aaa");
+         * three always hold two that do not. */
+        bool apart = j - i > 2 ||
+                     (j - i == 2 && occ[i].next != occ[i + 1].node &&
+                      occ[i + 1].next != occ[i].node);
+        if (apart) {
+            snprintf(why, sizeof why, "digram uniqueness: digram %08llx:%08llx occurs %zu "
+                     "times", (unsigned long long)(occ[i].key >> 32),
+                     (unsigned long long)(occ[i].key & 0xffffffffu), j - i);
+            bad = why;
+        }
+        i = j;
+    }
+    for (uint64_t i = 0; i <= s->tmask && !bad; i++) {
+        if (s->tab[i].key == UINT64_MAX)
+            continue;
+        uint32_t x = s->tab[i].node;
+        uint64_t k = (uint64_t)s->n[x].val << 32 | s->n[s->n[x].next].val;
+        if (k != s->tab[i].key)
+            bad = "an index entry points at another digram";
+    }
+    free(occ);
+    free(uses);
+    return bad;
+}
+
+static void run(const char *what, const uint32_t *in, size_t n)
+{
+    struct sequitur s;
+    if (sq_init(&s) != 0) {
+        ok(false, "%s (%zu symbols): sq_init", what, n);
+        return;
+    }
+    bool appended = true;
+    for (size_t i = 0; i < n && appended; i++)
+        appended = sq_append(&s, in[i]) == 0;
+    sq_finish(&s);
+    uint32_t *out = malloc((n + 1) * sizeof *out);
+    size_t m = expand_rule(&s, 0, out, n);
+    bool same = appended && m == n && memcmp(in, out, n * sizeof *in) == 0;
+    ok(same, "%s (%zu symbols): expands to the input", what, n);
+    const char *why = properties(&s);
+    if (why)
+        printf("# %s\n", why);
+    ok(why == NULL, "%s (%zu symbols): digram uniqueness, rule utility, index", what, n);
+    free(out);
+    sq_free(&s);
+}
+
+/* The paper's SEQUITUR(1) example (section 3.2): 11111211111 gives
+ * S -> C 2 C, A -> 1 1, C -> A A 1. */
+static void paper_example(void)
+{
+    const char *in = "11111211111";
+    struct sequitur s;
+    sq_init(&s);
+    for (const char *p = in; *p; p++)
+        sq_append(&s, (uint32_t)(*p - '0'));
+    sq_finish(&s);
+    /* Render each live rule with its own letters in order of creation. */
+    char text[256] = "";
+    for (uint32_t r = 0; r < s.nrules_made; r++) {
+        if (s.r[r].guard == 0)
+            continue;
+        char line[64];
+        size_t k = 0;
+        line[k++] = r == 0 ? 'S' : 'R';
+        line[k++] = ':';
+        for (uint32_t x = sq_first(&s, r); !SQ_IS_GUARD(s.n[x].val); x = s.n[x].next)
+            line[k++] = SQ_IS_TERM(s.n[x].val) ? (char)('0' + SQ_ID(s.n[x].val)) : 'R';
+        line[k++] = ' ';
+        line[k] = 0;
+        strcat(text, line);
+    }
+    printf("# %s\n", text);
+    bool shape = s.nrules_live == 3 && strstr(text, "S:R2R ") && strstr(text, "R:11 ") &&
+                 strstr(text, "R:RR1 ");
+    ok(shape, "%s: the paper's SEQUITUR(1) grammar S -> C2C, A -> 11, C -> AA1%.0zu", in, 0);
+    sq_free(&s);
+}
+
+int main(void)
+{
+    enum { N = 200000 };
+    uint32_t *in = malloc(N * sizeof *in);
+    size_t n;
+
+    printf("1..%d\n", 1 + 2 * 22);
+    paper_example();
+
+    run("empty", in, 0);
+    in[0] = 7;
+    run("one symbol", in, 1);
+    for (size_t len = 2; len <= 9; len += 7) {
+        for (n = 0; n < len; n++)
+            in[n] = 1;
+        run("a short run of one symbol", in, len);
+    }
+    for (n = 0; n < 100001; n++)
+        in[n] = 3;
+    run("a long run of one symbol (odd)", in, n);
+    run("a long run of one symbol (even)", in, n - 1);
+    for (n = 0; n < N; n++)
+        in[n] = n & 1;
+    run("alternation ab", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = n % 3;
+    run("alternation abc", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = (n / 7) % 2 ? 5 : (uint32_t)(n % 7);
+    run("runs broken by blocks", in, N);
+    /* Fibonacci word: s(n) = s(n-1) s(n-2), as 0/1 */
+    {
+        size_t len[40];
+        len[0] = 1;
+        len[1] = 2;
+        int k = 1;
+        while (len[k] + len[k - 1] <= N) {
+            len[k + 1] = len[k] + len[k - 1];
+            k++;
+        }
+        /* The infinite Fibonacci word by its morphism 0 -> 01, 1 -> 0. */
+        uint32_t *w = malloc(N * sizeof *w), *v = malloc(N * sizeof *v);
+        size_t lw = 1;
+        w[0] = 0;
+        while (lw < len[k]) {
+            size_t lv = 0;
+            for (size_t i = 0; i < lw && lv < N; i++) {
+                v[lv++] = 0;
+                if (w[i] == 0 && lv < N)
+                    v[lv++] = 1;
+            }
+            memcpy(w, v, lv * sizeof *w);
+            lw = lv;
+        }
+        run("Fibonacci word", w, len[k]);
+        run("Fibonacci word, cut", w, len[k] - 5);
+        free(w);
+        free(v);
+    }
+    /* Thue-Morse: no overlapping repetitions */
+    for (n = 0; n < N; n++)
+        in[n] = __builtin_popcount((unsigned)n) & 1;
+    run("Thue-Morse", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = rnd(2);
+    run("random over 2 symbols", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = rnd(3);
+    run("random over 3 symbols", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = rnd(1000);
+    run("random over 1000 symbols", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = rnd(1u << 20);
+    run("random over 2^20 symbols", in, N);
+    /* A loop of loops: blocks repeated with random variations, like paths. */
+    for (n = 0; n < N; ) {
+        uint32_t reps = 1 + rnd(50), base = rnd(20) * 10;
+        for (uint32_t r = 0; r < reps && n < N; r++)
+            for (uint32_t j = 0; j < 5 && n < N; j++)
+                in[n++] = base + (rnd(20) == 0 ? 9 : j);
+    }
+    run("nested loops with noise", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = (uint32_t)(n % 1000 < 500 ? 1 : n % 7);
+    run("long runs and short cycles", in, N);
+    for (size_t rep = 0; rep < 3; rep++) {
+        for (n = 0; n < 5000; n++)
+            in[n] = rnd(4);
+        for (n = 5000; n < N; n++)
+            in[n] = in[n - 5000];
+        run("one random block repeated", in, N);
+    }
+    /* Square runs: aa bb aaaa bbbb ... */
+    n = 0;
+    for (uint32_t k = 1; n < N; k++)
+        for (uint32_t j = 0; j < k && n < N; j++)
+            in[n++] = k & 1;
+    run("growing runs of two symbols", in, n);
+    free(in);
+    return failures != 0;
+}
