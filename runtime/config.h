@@ -39,6 +39,9 @@ struct pprt_config {
     uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
     uint32_t ksf_workers;       /* PATHPROF_KSF_WORKERS: per ksf instance, 0 = none */
     uint64_t prune_bytes;       /* PATHPROF_PRUNE: ksf-pruned's budget, 0 = off */
+    /* Sampling (docs/sampling.md), read by code built with sampling=yes. */
+    uint64_t sample_n;          /* PATHPROF_SAMPLE=1/N: N, 0 = never */
+    uint64_t burst;             /* PATHPROF_BURST: checks per burst */
 };
 
 extern struct pprt_config pprt_config;
