@@ -211,6 +211,15 @@ insert_check (edge e, bool dest_instr, basic_block other,
             check_args);
 }
 
+void
+drop_flow_facts (tree name)
+{
+  if (TREE_CODE (name) != SSA_NAME)
+    return;
+  if (!virtual_operand_p (name))
+    reset_flow_sensitive_info (name);
+}
+
 } // namespace
 
 const char *
@@ -245,6 +254,39 @@ pp_sampling_copy (const pp_dag *dag)
   std::vector<basic_block> copies (bbs.size ());
   edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   basic_block first = entry->dest;
+
+  /* A call whose callee lost const or pure (callee-flags.cc, or another
+     function instrumented before this one) has no virtual definition yet
+     (refresh_call_vops in pass.cc adds them at the end); a copy of it
+     would get a bare .MEM one, which block duplication cannot rename.
+     So the calls get theirs now.  */
+  for (size_t k = 0; k < bbs.size (); k++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[k]); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi)))
+        update_stmt (gsi_stmt (gsi));
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa_only_virtuals);
+  /* The copy and the checks change the CFG without keeping dominators.  */
+  free_dominance_info (CDI_DOMINATORS);
+  /* Value ranges and pointer facts learnt so far hold in both copies,
+     but where the copies meet, update_ssa's new PHIs merge names whose
+     facts were never checked together: they are dropped (later VRP
+     passes learn them again).  */
+  for (size_t k = 0; k < bbs.size (); k++)
+    {
+      for (gphi_iterator gsi = gsi_start_phis (bbs[k]); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        drop_flow_facts (gimple_phi_result (gsi.phi ()));
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[k]); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        {
+          ssa_op_iter it;
+          def_operand_p def;
+          FOR_EACH_SSA_DEF_OPERAND (def, gsi_stmt (gsi), it, SSA_OP_DEF)
+            drop_flow_facts (DEF_FROM_PTR (def));
+        }
+    }
 
   initialize_original_copy_tables ();
   /* Copies of the loops first, so the copied headers and latches get

@@ -8,7 +8,7 @@
 #include "pathprof-abi.h"
 #include "le-bytes.h"
 #include "program-info.h"
-#include "sampling.h"
+#include "sample-state.h"
 #include "stream.h"
 
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * generator, so a loop whose period divides N cannot be sampled always at
  * the same iteration.  The totals are process-wide relaxed atomics: they
  * change twice per burst, not per check. */
-#include "sampling.h"
+#include "sample-state.h"
 #include "config.h"
 #include "lifecycle.h"
 #include "pathprof-abi.h"
@@ -21,14 +21,7 @@
 
 #define BASE PATHPROF_SAMPLE_BURST_BASE
 
-__thread uint64_t __pathprof_sample_cd __attribute__((tls_model("initial-exec"))) = 1;
 
-/* The thread's generator state (0: the thread has not checked yet) and the
- * length of its current gap. */
-static __thread uint64_t rng;
-static __thread uint64_t gap;
-
-static uint64_t used, bursts, gap_checks, burst_checks;
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -49,18 +42,18 @@ static int start_gap(void)
     uint64_t n = pprt_config.sample_n;
     if (n == 0) {
         /* Never: 2^62 checks to the next call, which says never again. */
-        gap = 0;
+        pprt_sample_gap = 0;
         __pathprof_sample_cd = BASE - 1;
         return 0;
     }
-    gap = 1 + splitmix64(&rng) % (2 * n - 1);
-    __pathprof_sample_cd = gap;
+    pprt_sample_gap = 1 + splitmix64(&pprt_sample_rng) % (2 * n - 1);
+    __pathprof_sample_cd = pprt_sample_gap;
     return 0;
 }
 
 static int start_burst(void)
 {
-    add(&bursts, 1);
+    add(&pprt_sample_bursts, 1);
     /* 1/1: one burst that does not end (2^63 checks). */
     __pathprof_sample_cd = pprt_config.sample_n == 1 ? UINT64_MAX : BASE + pprt_config.burst;
     return 1;
@@ -69,15 +62,15 @@ static int start_burst(void)
 int __pathprof_sample_turn(void)
 {
     uint64_t c = __pathprof_sample_cd;
-    if (rng == 0) {
+    if (pprt_sample_rng == 0) {
         pprt_set_up_once();
-        __atomic_store_n(&used, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&pprt_sample_used, 1, __ATOMIC_RELAXED);
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        rng = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
-              (uint64_t)(uintptr_t)&rng;
-        if (rng == 0)
-            rng = 1;
+        pprt_sample_rng = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+              (uint64_t)(uintptr_t)&pprt_sample_rng;
+        if (pprt_sample_rng == 0)
+            pprt_sample_rng = 1;
         if (pprt_config.sample_n == 1)
             return start_burst();
         return start_gap();
@@ -85,32 +78,13 @@ int __pathprof_sample_turn(void)
     if (c == 0) {
         if (pprt_config.sample_n == 0)
             return start_gap();
-        add(&gap_checks, gap);
+        add(&pprt_sample_gap_checks, pprt_sample_gap);
         return start_burst();
     }
     if (c == BASE) {
-        add(&burst_checks, pprt_config.burst);
+        add(&pprt_sample_burst_checks, pprt_config.burst);
         return start_gap();
     }
     /* A check whose inline tests the plugin ordered otherwise: no turn. */
     return c > BASE;
-}
-
-int pprt_sampling_totals(struct pprt_sampling *s)
-{
-    if (!__atomic_load_n(&used, __ATOMIC_RELAXED))
-        return 0;
-    s->sample_n = pprt_config.sample_n;
-    s->burst = pprt_config.burst;
-    s->bursts = __atomic_load_n(&bursts, __ATOMIC_RELAXED);
-    s->gap_checks = __atomic_load_n(&gap_checks, __ATOMIC_RELAXED);
-    s->burst_checks = __atomic_load_n(&burst_checks, __ATOMIC_RELAXED);
-    uint64_t c = __pathprof_sample_cd;
-    if (rng != 0 && pprt_config.sample_n > 1) {
-        if (c > BASE && c - BASE <= pprt_config.burst)
-            s->burst_checks += pprt_config.burst - (c - BASE);
-        else if (c < BASE && c <= gap)
-            s->gap_checks += gap - c;
-    }
-    return 1;
 }
