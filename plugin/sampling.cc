@@ -24,6 +24,7 @@
 #include "gcc-headers.h"
 #include "sampling.h"
 #include "dag.h"
+#include "options.h"
 #include "pathprof-abi.h"
 
 #include <vector>
@@ -67,7 +68,9 @@ make_decls (void)
   varpool_node::get_create (cd_decl);
 
   tree type = build_function_type_list (integer_type_node, NULL_TREE);
-  turn_decl = build_fn_decl ("__pathprof_sample_turn", type);
+  /* Stream mode's marks where bursts begin and end in the stream.  */
+  turn_decl = build_fn_decl (pp_stream_mode () ? "__pathprof_sample_turn_stream"
+                                               : "__pathprof_sample_turn", type);
   TREE_NOTHROW (turn_decl) = 1;
   /* leaf: never an abnormal goto target's source; cold: off the hot path.  */
   DECL_ATTRIBUTES (turn_decl)

@@ -61,6 +61,11 @@
 #define PATHPROF_EV_INDEX_MASK ((1ull << 61) - 1)
 #define PATHPROF_MARK_ENTER 1u
 #define PATHPROF_MARK_RESUME 2u
+/* sampling=yes in stream mode: a burst begins (payload 0) or ends (1);
+   the second word is 0 (docs/sampling.md). */
+#define PATHPROF_MARK_BURST 3u
+#define PATHPROF_BURST_BEGIN 0u
+#define PATHPROF_BURST_END 1u
 #define PATHPROF_MARK(kind, payload)                                          \
     (PATHPROF_EV_MARKER | ((uint64_t)(kind) << 56) |                          \
      ((uint64_t)(payload) & ((1ull << 56) - 1)))
@@ -117,6 +122,9 @@ extern __thread uintptr_t __pathprof_mask
 extern __thread uint64_t __pathprof_sample_cd
     __attribute__((tls_model("initial-exec")));
 int __pathprof_sample_turn(void);
+/* The same for stream-mode code: also emits a BURST marker into the
+   thread's stream when a burst begins or ends. */
+int __pathprof_sample_turn_stream(void);
 
 #ifdef __cplusplus
 }

@@ -59,7 +59,7 @@ static int start_burst(void)
     return 1;
 }
 
-int __pathprof_sample_turn(void)
+static int turn(void)
 {
     uint64_t c = __pathprof_sample_cd;
     if (pprt_sample_rng == 0) {
@@ -87,4 +87,36 @@ int __pathprof_sample_turn(void)
     }
     /* A check whose inline tests the plugin ordered otherwise: no turn. */
     return c > BASE;
+}
+
+int __pathprof_sample_turn(void)
+{
+    return turn();
+}
+
+/* One event, as a probe stores it (plugin/emit.cc). */
+static void emit(uint64_t ev)
+{
+    uint64_t *p = __pathprof_cur;
+    if (((uintptr_t)p & __pathprof_mask) == 0) {
+        __pathprof_emit_slow(ev);
+        return;
+    }
+    *p = ev;
+    __pathprof_cur = p + 1;
+}
+
+int __pathprof_sample_turn_stream(void)
+{
+    uint64_t before = __pathprof_sample_cd;
+    int in = turn();
+    /* A burst begins where the countdown reached 0 (at 1/1, a thread's
+     * first check), and ends where it reached BASE. */
+    int began = in && before == 0;
+    int ended = !in && before == BASE;
+    if (began || ended) {
+        emit(PATHPROF_MARK(PATHPROF_MARK_BURST, began ? PATHPROF_BURST_BEGIN : PATHPROF_BURST_END));
+        emit(0);
+    }
+    return in;
 }

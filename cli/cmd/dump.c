@@ -116,6 +116,11 @@ static bool out_step(struct dump *d, uint32_t tid, uint64_t index, const struct 
         if (s->npopped)
             fprintf(out, " unwound %zu", s->npopped);
         break;
+    case PP_ACT_BURST:
+        fprintf(out, "BURST %s", PATHPROF_MARK_PAYLOAD(s->word) == PATHPROF_BURST_END ? "end" : "begin");
+        if (s->npopped)
+            fprintf(out, " unwound %zu", s->npopped);
+        break;
     default:
         fprintf(out, "? MARKER kind %u payload %" PRIu64 " word 0x%" PRIx64,
                 PATHPROF_MARK_KIND(s->word), (uint64_t)PATHPROF_MARK_PAYLOAD(s->word), s->frame);
