@@ -77,6 +77,29 @@ for p in recursion setjmp_longjmp noreturn early_return; do
     done
 done
 
+# Stream mode: at 1/1 blpp gives the exact profile; sampled, the trace has
+# a BURST begin for every burst the profile counts, and no anomaly.
+pp_cc "$T/mixs" "$MIX" -O2 "$S" -fplugin-arg-pathprof-mode=stream ||
+    BAIL_OUT "mix.c does not build with sampling=yes in stream mode"
+"$T/plain" 20000 >"$T/plain20.out"
+pp_run "$T/e20.prof" "$T/exact" 20000
+pp_json "$T/e20.prof" >"$T/e20.json"
+PATHPROF_SAMPLE=1/1 pp_run "$T/s1.prof" "$T/mixs" 20000
+pp_json "$T/s1.prof" >"$T/s1.json"
+ok "stream, 1/1: blpp's profile equals the unsampled count-mode build's, path for path" \
+    perl "$CMP" same "$T/e20.json" "$T/s1.json"
+PATHPROF_SAMPLE=1/100 PATHPROF_BURST=10 PATHPROF_ANALYZER=blpp,trace \
+    PATHPROF_TRACE="$T/s.trace" pp_run "$T/s.prof" "$T/mixs" 20000
+pp_json "$T/s.prof" >"$T/s.json"
+ok "stream, 1/100: the same output as without pathprof" diff "$T/plain20.out" "$T/s.prof.stdout"
+"$PP_CLI" dump "$T/s.trace" >"$T/s.dump"
+bursts=$(perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{sampling}{bursts}' <"$T/s.json")
+is "$(grep -c ' BURST begin' "$T/s.dump")" "$bursts" "stream, 1/100: one BURST begin in the trace per burst counted"
+ok "stream, 1/100: no anomaly in the trace (orphans, mismatches, resyncs)" \
+    perl -ne 'exit 1 if /\b(orphan|mismatch|resync)\b/i' "$T/s.dump"
+ok "stream, 1/100: no path counted more often than it ran" \
+    perl "$CMP" within "$T/e20.json" "$T/s.json"
+
 # Bad values: a warning naming the variable, the default in force, the
 # program's output unchanged.
 for bad in PATHPROF_SAMPLE=1/0 PATHPROF_SAMPLE=10 PATHPROF_SAMPLE=1/x PATHPROF_BURST=0 \
