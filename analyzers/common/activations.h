@@ -10,7 +10,8 @@
  *   - BURST (sampling=yes, docs/sampling.md) pops every activation: the
  *     k-iteration windows of analyzers end with it, so no k-iteration path
  *     spans two bursts; later paths without START on an empty stack open
- *     activations of their own without counting an `orphan`.
+ *     activations of their own without counting an `orphan`, and a
+ *     RESUME that matches nothing is not a `resync` either.
  *
  * The stack is fed one 64-bit word at a time, so a two-word marker split
  * across batches (or chunks) needs nothing from the caller.  Each word

@@ -467,9 +467,10 @@ static void bursts(void)
     path(&s, R, 1, 2);   /* main went on in its instrumented copy */
     burst(&s, PATHPROF_BURST_BEGIN);
     path(&s, S | R, 2, 0);
+    resume(&s, 9, 0x900); /* a landing pad of an activation begun before */
     check(&s,
-          "P1@1+!orphan P1@1- Bbegin-0 P1@1+ P2@2+- P1@1 Bend-1 P1@1+- Bbegin-0 P2@1+- |d=0",
-          "bursts: a BURST pops every activation, then no orphans");
+          "P1@1+!orphan P1@1- Bbegin-0 P1@1+ P2@2+- P1@1 Bend-1 P1@1+- Bbegin-0 P2@1+- R9@1+ |d=1",
+          "bursts: a BURST pops every activation, then no orphans or resyncs");
 }
 
 int main(void)
