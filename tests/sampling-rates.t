@@ -114,4 +114,11 @@ else
     like "$(cat "$T/arg.err")" "bad value .maybe. for plugin argument .sampling." \
         "sampling=maybe: refused, naming the argument"
 fi
+if "$PP_GCC" -fplugin="$PP_PLUGIN" -fplugin-arg-pathprof-sampling=yes -fplugin-arg-pathprof-verify \
+        -c "$MIX" -o "$T/x.o" 2>"$T/arg.err"; then
+    fail "sampling=yes with verify: refused"
+else
+    like "$(cat "$T/arg.err")" ".verify. and .sampling=yes. cannot be combined" \
+        "sampling=yes with verify: refused, naming both"
+fi
 done_testing

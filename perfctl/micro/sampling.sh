@@ -4,7 +4,9 @@
 #   - code: .text bytes and compile CPU time of the builds native, count
 #     (exact counting), sampled (count + sampling=yes), sampled-stream;
 #   - run time, ratios to native from one run (configurations interleaved
-#     round by round, medians): count; sampled at PATHPROF_SAMPLE=0, 1/10000
+#     round by round, medians; CPU time, user + system of the process and
+#     its analyzer threads, which a loaded machine disturbs less than wall
+#     time; wall time beside it): count; sampled at PATHPROF_SAMPLE=0, 1/10000
 #     and 1/1000; sampled-stream with ksf k = 8 at 1/10000;
 #   - accuracy at 1/1000 and 1/100 against count's exact profile: the
 #     largest relative error of a hot path's estimate (>= 0.1% of all path
@@ -52,16 +54,18 @@ configs=(
     "sample-1000 sampled PATHPROF_SAMPLE=1/1000"
     "sample-ksf-8 sampled-stream PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_SAMPLE=1/10000"
 )
-declare -A times
+declare -A times walls
+children_cpu() { awk '{ print $16 + $17 }' /proc/$$/stat; }
 for ((r = 1; r <= runs; r++)); do
     for c in "${configs[@]}"; do
         read -r name b env <<<"$c"
-        start=$(date +%s.%N)
+        start=$(date +%s.%N) c0=$(children_cpu)
         # shellcheck disable=SC2086
         env $env PATHPROF_OUT="$S/$name.prof" "$S/$b/bzip2" -c <"$S/input.dat" >"$S/$name.bz2"
-        end=$(date +%s.%N)
+        end=$(date +%s.%N) c1=$(children_cpu)
         cmp -s "$S/$name.bz2" "$S/native.bz2" || { echo "sampling.sh: $name: output differs from native" >&2; exit 1; }
-        times[$name]="${times[$name]:-} $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')"
+        times[$name]="${times[$name]:-} $(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }')"
+        walls[$name]="${walls[$name]:-} $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')"
     done
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -87,13 +91,15 @@ done
             'BEGIN { printf "| %s | %d | %.2fx | %s | %.2fx |\n", b, t, t / tc, c, c / cc }'
     done
     echo
-    echo "| configuration | median s | vs native | runs |"
-    echo "| --- | ---: | ---: | --- |"
+    echo "| configuration | median CPU s | vs native | CPU s of each run | median wall s | vs native |"
+    echo "| --- | ---: | ---: | --- | ---: | ---: |"
+    natw=$(echo "${walls[native]}" | median)
     for c in "${configs[@]}"; do
         read -r name _ <<<"$c"
         m=$(echo "${times[$name]}" | median)
-        awk -v n="$name" -v m="$m" -v nat="$nat" -v all="${times[$name]}" \
-            'BEGIN { printf "| %s | %.3f | %.3fx |%s |\n", n, m, m / nat, all }'
+        w=$(echo "${walls[$name]}" | median)
+        awk -v n="$name" -v m="$m" -v nat="$nat" -v all="${times[$name]}" -v w="$w" -v natw="$natw" \
+            'BEGIN { printf "| %s | %.2f | %.3fx |%s | %.2f | %.3fx |\n", n, m, m / nat, all, w, w / natw }'
     done
     echo
     echo "| rate (bursts of 100) | largest hot-path error | hot paths found |"
