@@ -5,7 +5,8 @@
 # build without sampling path for path, with the same checksums (one
 # numbering for both builds).  setjmp_longjmp and computed_goto have
 # functions with abnormal edges, which get no checking copy: their counts
-# are exact whatever the rate, the others are sampled.
+# are exact whatever the rate, the others are sampled.  threads: every
+# thread starts its own countdown (each begins its endless 1/1 burst).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
 pp_require_build
@@ -21,10 +22,14 @@ check() {
         perl "$CMP" same "$exact/prof.json" "$PP_LAST_DIR/prof.json"
     like "$(cat "$PP_LAST_DIR/prof.json")" '"sampling":."sample_n":1,' \
         "$p -$level: the profile records the rate"
+    if [ "$p" = threads ]; then
+        like "$(cat "$PP_LAST_DIR/prof.json")" '"bursts":13,' \
+            "$p -$level: one endless burst per thread (main and 12 workers)"
+    fi
 }
 
 for p in loop_branch nested_loops early_return goto recursion switch_small \
-         setjmp_longjmp computed_goto vla noreturn; do
+         setjmp_longjmp computed_goto vla noreturn threads; do
     check "$p" O2
 done
 for p in loop_branch recursion setjmp_longjmp; do
