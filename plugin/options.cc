@@ -15,6 +15,7 @@ struct pp_options pp_opts = {
   PP_CONST_CALLS_USER,
   false,
   false,
+  false,
   NULL, NULL, NULL, NULL
 };
 
@@ -142,6 +143,20 @@ parse_one (const char *key, const char *value)
              value, key);
       return false;
     }
+  if (!strcmp (key, "sampling"))
+    {
+      /* No bare form: "sampling" alone reads too much like a rate.  */
+      if (value && (!strcmp (value, "yes") || !strcmp (value, "no")))
+        {
+          pp_opts.sampling = !strcmp (value, "yes");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<sampling%>; "
+             "use %<yes%> (a checking copy of each function, profiled in "
+             "bursts set by %<PATHPROF_SAMPLE%> and %<PATHPROF_BURST%>) or %<no%>",
+             value ? value : "");
+      return false;
+    }
   const char **list = NULL;
   if (!strcmp (key, "include"))
     list = &pp_opts.include;
@@ -164,7 +179,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify", key);
+         "exclude, include-file, exclude-file, verbose, verify, sampling", key);
   return false;
 }
 
@@ -178,6 +193,13 @@ pp_parse_options (int argc, struct plugin_argument *argv)
     {
       error ("pathprof: plugin argument %<verify%> works in %<mode=count%> "
              "only; in stream mode the oracle is the %<trace%> analyzer");
+      ok = false;
+    }
+  if (ok && pp_opts.verify && pp_opts.sampling)
+    {
+      error ("pathprof: plugin arguments %<verify%> and %<sampling=yes%> "
+             "cannot be combined: the direct edge counts would be sampled "
+             "too and no longer an oracle");
       ok = false;
     }
   return ok;

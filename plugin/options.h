@@ -24,6 +24,9 @@ struct pp_options {
   enum pp_const_calls const_calls;
   bool verbose;
   bool verify;
+  /* sampling=yes: a checking copy of each function beside the
+     instrumented one (plugin/sampling.cc, docs/sampling.md).  */
+  bool sampling;
   /* Colon-separated glob lists; NULL means "not given". */
   const char *include;
   const char *exclude;

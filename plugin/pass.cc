@@ -19,6 +19,7 @@
 #include "metadata.h"
 #include "probes.h"
 #include "callee-flags.h"
+#include "sampling.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -211,9 +212,28 @@ execute_pathprof (void)
       push_cfun (DECL_STRUCT_FUNCTION (p->node->decl));
       if (pp_opts.verbose)
         describe (*p);
+      pp_dual *dual = NULL;
+      if (pp_opts.sampling)
+        {
+          const char *why = pp_sampling_obstacle ();
+          if (!why)
+            {
+              dual = pp_sampling_copy (&p->dag);
+              p->lay.flags |= PATHPROF_FN_SAMPLED;
+            }
+          else if (pp_opts.verbose)
+            inform (DECL_SOURCE_LOCATION (p->node->decl),
+                    "pathprof: %qs has no checking copy, every path of it "
+                    "is counted (exactly): %s",
+                    function_name (cfun), why);
+        }
       pp_meta_add_function (&p->dag, &p->lay);
       pp_instrument (&p->dag, &p->lay, counters);
+      if (dual)
+        pp_sampling_instrumented (dual);
       pp_expand_emits ();
+      if (dual)
+        pp_sampling_connect (dual);
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
       free_dominance_info (CDI_DOMINATORS);

@@ -15,6 +15,7 @@
 #include "options.h"
 #include "pathprof-abi.h"
 
+#include <algorithm>
 #include <map>
 
 namespace {
@@ -326,6 +327,49 @@ count_at_landing_pad (const emitter *em, basic_block bb, bool verify,
     }
 }
 
+/* The blocks reachable from ENTRY, in reverse post-order.  With
+   sampling=yes the checking copy (sampling.cc) exists but is unreachable
+   until it gets its checks, and GCC's pre_and_rev_post_order_compute
+   wants every block reachable; this walk visits successors in the same
+   order as GCC's.  */
+static std::vector<int>
+reverse_post_order (void)
+{
+  std::vector<int> order;
+  if (!pp_opts.sampling)
+    {
+      int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
+      int n = pre_and_rev_post_order_compute (NULL, rpo, false);
+      order.assign (rpo, rpo + n);
+      XDELETEVEC (rpo);
+      return order;
+    }
+  std::vector<bool> seen (last_basic_block_for_fn (cfun), false);
+  std::vector<std::pair<basic_block, unsigned> > stack;
+  stack.push_back (std::make_pair (ENTRY_BLOCK_PTR_FOR_FN (cfun), 0u));
+  while (!stack.empty ())
+    {
+      basic_block bb = stack.back ().first;
+      unsigned i = stack.back ().second;
+      if (i < EDGE_COUNT (bb->succs))
+        {
+          stack.back ().second = i + 1;
+          basic_block d = EDGE_SUCC (bb, i)->dest;
+          if (d != EXIT_BLOCK_PTR_FOR_FN (cfun) && !seen[d->index])
+            {
+              seen[d->index] = true;
+              stack.push_back (std::make_pair (d, 0u));
+            }
+          continue;
+        }
+      if (bb != ENTRY_BLOCK_PTR_FOR_FN (cfun))
+        order.push_back (bb->index);
+      stack.pop_back ();
+    }
+  std::reverse (order.begin (), order.end ());
+  return order;
+}
+
 static tree hash_fn_decl;
 
 static tree
@@ -456,9 +500,8 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   std::map<edge, tree> eh_index;   /* EH edge -> counter index (or hash id) */
   std::vector<gphi *> pad_phis, pad_verify_phis;
   r_out[ENTRY_BLOCK] = cst (entry_value);
-  int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
-  int n = pre_and_rev_post_order_compute (NULL, rpo, false);
-  for (int k = 0; k < n; k++)
+  std::vector<int> rpo = reverse_post_order ();
+  for (size_t k = 0; k < rpo.size (); k++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[k]);
       int node = bb->index < (int) dag->node_of_bb.size ()
@@ -513,7 +556,6 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         }
       r_out[bb->index] = r;
     }
-  XDELETEVEC (rpo);
 
   for (size_t i = 0; i < pad_phis.size (); i++)
     {

@@ -42,6 +42,8 @@ static int parse_k(const char *value, struct pprt_config *cfg);
 static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
 static int parse_prune(const char *value, struct pprt_config *cfg);
 static int parse_wpp_max(const char *value, struct pprt_config *cfg);
+static int parse_sample(const char *value, struct pprt_config *cfg);
+static int parse_burst(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
@@ -78,6 +80,12 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_WPP_MAX", "2M",
      "a memory size per producer thread from 64K to 1T, like 65536, 512K, 16M or 1G (wpp)",
      parse_wpp_max},
+    {"PATHPROF_SAMPLE", "1/10000",
+     "0 (never), or 1/N with N from 1 (always) to 1000000000000: the mean number of "
+     "checks between bursts (code built with sampling=yes)", parse_sample},
+    {"PATHPROF_BURST", "100",
+     "a number of checks per burst from 1 to 1000000000 (code built with sampling=yes)",
+     parse_burst},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
     {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
@@ -236,6 +244,26 @@ static int parse_size(const char *value, uint64_t *bytes)
         return -1;
     *bytes = v * unit;
     return 0;
+}
+
+/* "0" or "1/N": a rate, written as one, so that "PATHPROF_SAMPLE=100"
+ * (a period? a percentage?) is refused instead of guessed.  The spacing
+ * between bursts is drawn from [1, 2N - 1], which must stay below the
+ * countdown's burst range (pathprof-abi.h). */
+static int parse_sample(const char *value, struct pprt_config *cfg)
+{
+    if (strcmp(value, "0") == 0) {
+        cfg->sample_n = 0;
+        return 0;
+    }
+    if (strncmp(value, "1/", 2) != 0)
+        return -1;
+    return parse_number(value + 2, 1, 1000000000000ull, &cfg->sample_n);
+}
+
+static int parse_burst(const char *value, struct pprt_config *cfg)
+{
+    return parse_number(value, 1, 1000000000u, &cfg->burst);
 }
 
 /* Workers share a producer's stream when one analyzer thread cannot keep

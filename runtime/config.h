@@ -44,6 +44,9 @@ struct pprt_config {
     uint32_t ksf_workers;       /* PATHPROF_KSF_WORKERS: per ksf instance, 0 = none */
     uint64_t prune_bytes;       /* PATHPROF_PRUNE: ksf-pruned's budget, 0 = off */
     uint64_t wpp_max_bytes;     /* PATHPROF_WPP_MAX: wpp's grammar memory per thread */
+    /* Sampling (docs/sampling.md), read by code built with sampling=yes. */
+    uint64_t sample_n;          /* PATHPROF_SAMPLE=1/N: N, 0 = never */
+    uint64_t burst;             /* PATHPROF_BURST: checks per burst */
 };
 
 extern struct pprt_config pprt_config;

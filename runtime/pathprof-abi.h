@@ -21,6 +21,7 @@
 #define PATHPROF_FN_VERIFY 8u
 #define PATHPROF_FN_STREAM 16u  /* stream mode: npaths IDs at counter_offset */
 #define PATHPROF_FN_RESUME 32u  /* has resume points: emits ENTER/RESUME */
+#define PATHPROF_FN_SAMPLED 64u /* sampling=yes: paths counted only in bursts */
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u
@@ -42,6 +43,9 @@
 #define PATHPROF_SECTION_PROGRAM 1u
 #define PATHPROF_SECTION_TU 2u
 #define PATHPROF_SECTION_STREAM 3u
+/* 4 and 5 are KIPF and KPRUNE (analyzers/ksf, analyzers/ksf-pruned). */
+#define PATHPROF_SECTION_SAMPLING 6u
+#define PATHPROF_SECTION_WPP 7u /* analyzers/wpp */
 
 /* Stream policies, as recorded in the STREAM section. */
 #define PATHPROF_POLICY_BLOCK 1u
@@ -58,6 +62,11 @@
 #define PATHPROF_EV_INDEX_MASK ((1ull << 61) - 1)
 #define PATHPROF_MARK_ENTER 1u
 #define PATHPROF_MARK_RESUME 2u
+/* sampling=yes in stream mode: a burst begins (payload 0) or ends (1);
+   the second word is 0 (docs/sampling.md). */
+#define PATHPROF_MARK_BURST 3u
+#define PATHPROF_BURST_BEGIN 0u
+#define PATHPROF_BURST_END 1u
 #define PATHPROF_MARK(kind, payload)                                          \
     (PATHPROF_EV_MARKER | ((uint64_t)(kind) << 56) |                          \
      ((uint64_t)(payload) & ((1ull << 56) - 1)))
@@ -101,6 +110,22 @@ extern __thread uint64_t *__pathprof_cur
     __attribute__((tls_model("initial-exec")));
 extern __thread uintptr_t __pathprof_mask
     __attribute__((tls_model("initial-exec")));
+
+/* Sampling (docs/sampling.md).  Every check of a function compiled with
+   sampling=yes decrements the thread's countdown and goes on in the
+   checking copy while the result is in [1, PATHPROF_SAMPLE_BURST_BASE),
+   in the instrumented copy while it is above PATHPROF_SAMPLE_BURST_BASE,
+   and otherwise calls __pathprof_sample_turn, which starts or ends a burst
+   (or initialises the thread) and returns 1 when the thread is now in a
+   burst.  The countdown starts at 1 in every thread, so a thread's first
+   check calls the runtime. */
+#define PATHPROF_SAMPLE_BURST_BASE (1ull << 62)
+extern __thread uint64_t __pathprof_sample_cd
+    __attribute__((tls_model("initial-exec")));
+int __pathprof_sample_turn(void);
+/* The same for stream-mode code: also emits a BURST marker into the
+   thread's stream when a burst begins or ends. */
+int __pathprof_sample_turn_stream(void);
 
 #ifdef __cplusplus
 }

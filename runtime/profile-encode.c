@@ -8,6 +8,7 @@
 #include "pathprof-abi.h"
 #include "le-bytes.h"
 #include "program-info.h"
+#include "sample-state.h"
 #include "stream.h"
 
 #include <stdlib.h>
@@ -172,6 +173,19 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
     pprt_buf_u64(b, 0); /* lost_after_write: reserved */
     end_section(b, program);
     nsections++;
+
+    /* Before the counts it qualifies: a reader meets "sampled" first. */
+    struct pprt_sampling smp;
+    if (pprt_sampling_totals(&smp)) {
+        size_t at = begin_section(b, PATHPROF_SECTION_SAMPLING);
+        pprt_buf_u64(b, smp.sample_n);
+        pprt_buf_u64(b, smp.burst);
+        pprt_buf_u64(b, smp.bursts);
+        pprt_buf_u64(b, smp.gap_checks);
+        pprt_buf_u64(b, smp.burst_checks);
+        end_section(b, at);
+        nsections++;
+    }
 
     for (const struct pprt_tu *tu = list; tu; tu = tu->next, nsections++)
         encode_tu(b, tu, &t);

@@ -148,7 +148,7 @@ if [ -s "$R.out" ]; then
     perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
         my ($p, $sec, $end) = (64, 0, 0);
         while ($p < length($d) - 8) { my ($tag, $r, $len) = unpack "L<L<Q<", substr($d, $p, 16);
-            ($sec, $end) = ($p + 16, $p + 16 + $len) if $tag == 6; $p += 16 + $len; }
+            ($sec, $end) = ($p + 16, $p + 16 + $len) if $tag == 7; $p += 16 + $len; }
         my ($ntus) = unpack "Q<", substr($d, $sec + 16, 8); my $g = $sec + 24 + 24 * $ntus + 8; my $last;
         while ($g < $end) { $last = $g; my ($bl) = unpack "Q<", substr($d, $g + 56, 8); $g += 64 + $bl + 8; }
         my ($bl) = unpack "Q<", substr($d, $last + 56, 8); substr($d, $last + 56, 8) = pack "Q<", $bl + 9;
@@ -164,7 +164,7 @@ if [ -s "$R.out" ]; then
     perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
         my ($p, $at) = (64, 0);
         while ($p < length($d) - 8) { my ($tag, $r, $len) = unpack "L<L<Q<", substr($d, $p, 16);
-            $at = $p + 16 + $len - 8 - 2 if $tag == 6; $p += 16 + $len; }
+            $at = $p + 16 + $len - 8 - 2 if $tag == 7; $p += 16 + $len; }
         die "no WPP section" unless $at; substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0x40);
         my $h = 0xcbf29ce484222325; use integer;
         for my $c (unpack "C*", substr($d, 0, length($d) - 8)) { $h ^= $c; $h = ($h * 0x100000001b3) & 0xffffffffffffffff; }

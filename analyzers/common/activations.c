@@ -24,6 +24,7 @@ void pp_act_reset(struct pp_act_stack *s)
     s->lost = 0;
     s->has_half = false;
     s->half = 0;
+    s->sampled = false;
 }
 
 void pp_act_free(struct pp_act_stack *s)
@@ -100,9 +101,12 @@ static void feed_path(struct pp_act_stack *s, uint64_t ev, struct pp_act_step *s
         push(s, step->func, 0, PP_ACT_BY_START, step);
     } else if (pp_act_depth(s) == 0) {
         /* Events lost before this one (drop policy) or a corrupt stream:
-         * give the event an activation so RET has something to pop. */
-        s->orphan++;
-        step->errors |= PP_ACT_ERR_ORPHAN;
+         * give the event an activation so RET has something to pop.  In a
+         * sampled stream, the normal start of a burst's activations. */
+        if (!s->sampled) {
+            s->orphan++;
+            step->errors |= PP_ACT_ERR_ORPHAN;
+        }
         push(s, step->func, 0, PP_ACT_BY_ORPHAN, step);
     } else {
         step->act = top(s);
@@ -141,8 +145,12 @@ static void resume(struct pp_act_stack *s, uint64_t func, uint64_t frame,
         i--;
     }
     if (i == 0) {
-        s->resync++;
-        step->errors |= PP_ACT_ERR_RESYNC;
+        /* In a sampled stream the activation may have begun before the
+         * burst, in the checking copy, which emits no ENTER. */
+        if (!s->sampled) {
+            s->resync++;
+            step->errors |= PP_ACT_ERR_RESYNC;
+        }
         push(s, func, frame, PP_ACT_BY_RESYNC, step);
         return;
     }
@@ -173,6 +181,15 @@ static void feed_marker(struct pp_act_stack *s, uint64_t frame, struct pp_act_st
     case PATHPROF_MARK_RESUME:
         step->what = PP_ACT_RESUME;
         resume(s, payload, frame, step);
+        break;
+    case PATHPROF_MARK_BURST:
+        step->what = PP_ACT_BURST;
+        s->bursts++;
+        s->sampled = true;
+        s->lost = 0;
+        step->popped = s->act;
+        step->npopped = s->depth;
+        s->depth = 0;
         break;
     default:
         /* Every marker is two words (docs/streaming.md, section 3), so an

@@ -6,7 +6,12 @@
  *   - ENTER(fn, frame) pushes an activation whose frame is known;
  *   - RESUME(fn, frame) pops until the activation of FN with that frame is
  *     on top (those above were unwound by longjmp or a throw); when there is
- *     none, a `resync` error is counted and one is pushed.
+ *     none, a `resync` error is counted and one is pushed;
+ *   - BURST (sampling=yes, docs/sampling.md) pops every activation: the
+ *     k-iteration windows of analyzers end with it, so no k-iteration path
+ *     spans two bursts; later paths without START on an empty stack open
+ *     activations of their own without counting an `orphan`, and a
+ *     RESUME that matches nothing is not a `resync` either.
  *
  * The stack is fed one 64-bit word at a time, so a two-word marker split
  * across batches (or chunks) needs nothing from the caller.  Each word
@@ -66,6 +71,7 @@ enum pp_act_what {
     PP_ACT_PATH,   /* a path event; it belongs to ACT */
     PP_ACT_ENTER,  /* an ENTER marker; ACT was pushed */
     PP_ACT_RESUME, /* a RESUME marker; ACT is the resumed activation, on top */
+    PP_ACT_BURST,  /* a BURST marker (sampling): every activation was popped */
     PP_ACT_OTHER   /* a marker of unknown kind */
 };
 
@@ -108,6 +114,11 @@ struct pp_act_stack {
     /* Totals since init (reset does not clear them). */
     uint64_t words, paths, markers;
     uint64_t resync, orphan, mismatch, unknown, bad_marker, nomem;
+    /* BURST markers seen (begins and ends).  After the first, the stream is
+     * sampled: a path without START on an empty stack is a function that
+     * entered its instrumented copy at a loop header, not an anomaly. */
+    uint64_t bursts;
+    bool sampled;
     size_t max_depth;
 };
 

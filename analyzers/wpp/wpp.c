@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PATHPROF_SECTION_WPP 6u
 #define WPP_VERSION 1u
 
 struct wpp_record {

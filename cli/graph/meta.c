@@ -20,6 +20,7 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_VERIFY, "verify" },
     { PATHPROF_FN_STREAM, "stream" },
     { PATHPROF_FN_RESUME, "resume" },
+    { PATHPROF_FN_SAMPLED, "sampled" },
 };
 
 /* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */

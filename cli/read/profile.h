@@ -30,6 +30,16 @@ struct pp_func {
     size_t section;                    /* its TU section, in profile->sections */
 };
 
+/* The SAMPLING section (docs/format.md, section 3; docs/sampling.md): the
+ * profile of a process that ran code built with sampling=yes.  The counts
+ * of its sampled functions (PATHPROF_FN_SAMPLED) are those of the bursts. */
+struct pp_sampling_info {
+    uint64_t sample_n;             /* PATHPROF_SAMPLE=1/N: N; 0 = never */
+    uint64_t burst;                /* PATHPROF_BURST: checks per burst */
+    uint64_t bursts;
+    uint64_t gap_checks, burst_checks;
+};
+
 /* The STREAM section of a stream-mode profile (docs/format.md, section 3):
  * how the stream went, and whether the profile is exact. */
 struct pp_stream_info {
@@ -56,6 +66,9 @@ struct pp_profile {
     bool has_stream;
     struct pp_stream_info stream;
 
+    bool has_sampling;
+    struct pp_sampling_info sampling;
+
     size_t ntus;
     struct pp_tu_meta *tus;
     size_t nfuncs;
@@ -80,6 +93,14 @@ struct pp_profile {
  * sections_usable() whether what they need is sound. */
 bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err);
 void profile_free(struct pp_profile *p);
+
+/* The factor from a sampled function's count to an estimate of its full
+ * count: all checks over the checks run in bursts (docs/sampling.md); 1
+ * without sampling or at 1/1; 0 when nothing was sampled (1/N never
+ * reached a burst, or PATHPROF_SAMPLE=0): no estimate. */
+double profile_sample_scale(const struct pp_profile *p);
+/* Whether F's counts are sampled, not exact. */
+bool profile_func_sampled(const struct pp_profile *p, const struct pp_func *f);
 
 /* Sum of all path counts of the profile (0 when the counts are broken). */
 uint64_t profile_total(const struct pp_profile *p);

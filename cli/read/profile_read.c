@@ -137,6 +137,21 @@ static bool read_program(struct pp_cursor *c, struct pp_profile *p, struct pp_er
     return true;
 }
 
+/* The SAMPLING section, as runtime/profile-encode.c writes it: five u64. */
+static bool read_sampling(struct pp_cursor *c, struct pp_sampling_info *s, struct pp_error *err)
+{
+    if (pp_cursor_left(c) != 5 * 8)
+        return pp_fail(err, "%zu bytes where the sampling figures take 40", pp_cursor_left(c));
+    s->sample_n = pp_take_u64(c);
+    s->burst = pp_take_u64(c);
+    s->bursts = pp_take_u64(c);
+    s->gap_checks = pp_take_u64(c);
+    s->burst_checks = pp_take_u64(c);
+    if (s->burst == 0)
+        return pp_fail(err, "a burst of 0 checks");
+    return true;
+}
+
 /* The STREAM section, as runtime/stream-encode.c writes it. */
 static bool read_stream(struct pp_cursor *c, struct pp_stream_info *s, struct pp_error *err)
 {
@@ -370,6 +385,7 @@ static enum pp_part part_of(uint32_t tag)
     case PATHPROF_SECTION_PROGRAM: return PP_PART_PROGRAM;
     case PATHPROF_SECTION_STREAM: return PP_PART_STREAM;
     case PATHPROF_SECTION_KIPF: return PP_PART_KIPF;
+    case PATHPROF_SECTION_SAMPLING: return PP_PART_SAMPLING;
     default: return PP_PART_KPRUNE;
     }
 }
@@ -400,6 +416,7 @@ static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
     case PATHPROF_SECTION_STREAM:
     case PATHPROF_SECTION_KIPF:
     case PATHPROF_SECTION_KPRUNE:
+    case PATHPROF_SECTION_SAMPLING:
         break;
     case PATHPROF_SECTION_WPP: /* known; only `pathprof wpp` reads it (read/wpp.h) */
         return true;
@@ -418,6 +435,8 @@ static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
             forget_program(p);
         if (part == PP_PART_STREAM)
             forget_stream(p);
+        if (part == PP_PART_SAMPLING)
+            p->has_sampling = false;
         snprintf(why, sizeof why, "section %" PRIu32 " is a second %s section: which one is "
                                   "right is not known", p->sections[s].index, section_kind(tag));
         if (!section_mark(p, first[part], part, PP_SECTION_UNCHECKED, why))
@@ -434,6 +453,9 @@ static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
                 ok = pp_fail(err, "%zu unexplained bytes at its end", pp_cursor_left(&c));
                 forget_program(p);
             }
+        } else if (part == PP_PART_SAMPLING) {
+            ok = read_sampling(&c, &p->sampling, err);
+            p->has_sampling = ok;
         } else if (part == PP_PART_STREAM) {
             ok = read_stream(&c, &p->stream, err);
             if (ok)
@@ -588,6 +610,26 @@ void profile_free(struct pp_profile *p)
         free(p->sections[i].why);
     free(p->sections);
     memset(p, 0, sizeof *p);
+}
+
+double profile_sample_scale(const struct pp_profile *p)
+{
+    const struct pp_sampling_info *s = &p->sampling;
+    if (!p->has_sampling || s->sample_n == 1)
+        return 1.0;
+    if (s->sample_n == 0 || s->bursts == 0)
+        return 0.0;
+    /* The checks of the bursts over all checks is the fraction of the run
+     * that was profiled; without a finished burst the rate says it. */
+    if (s->burst_checks == 0)
+        return ((double)s->sample_n + (double)s->burst) / (double)s->burst;
+    return ((double)s->gap_checks + (double)s->burst_checks) / (double)s->burst_checks;
+}
+
+bool profile_func_sampled(const struct pp_profile *p, const struct pp_func *f)
+{
+    (void)p;
+    return (f->meta->flags & PATHPROF_FN_SAMPLED) != 0;
 }
 
 uint64_t profile_total(const struct pp_profile *p)

@@ -24,6 +24,7 @@ const char *section_kind(uint32_t tag)
     case PATHPROF_SECTION_KIPF: return "KIPF";
     case PATHPROF_SECTION_KPRUNE: return "KPRUNE";
     case PATHPROF_SECTION_WPP: return "WPP";
+    case PATHPROF_SECTION_SAMPLING: return "SAMPLING";
     default: return "unknown";
     }
 }
@@ -51,6 +52,8 @@ static const char *const lost[PP_NPARTS] = {
     [PP_PART_TU_COUNTS] = "the Ball-Larus path counts are not shown",
     [PP_PART_KIPF] = "the k-iteration paths are left out",
     [PP_PART_KPRUNE] = "the pruned k-iteration paths are left out",
+    [PP_PART_SAMPLING] = "the counts of sampled functions are not scaled (the sampling "
+                         "figures are not known)",
 };
 
 /* What a command that needs each part cannot show. */
@@ -61,6 +64,7 @@ static const char *const needed[PP_NPARTS] = {
     [PP_PART_TU_COUNTS] = "the Ball-Larus paths",
     [PP_PART_KIPF] = "the k-iteration paths",
     [PP_PART_KPRUNE] = "the pruned k-iteration paths",
+    [PP_PART_SAMPLING] = "the sampling figures",
 };
 
 static bool part_sound(const struct pp_profile *p, enum pp_part part)

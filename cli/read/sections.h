@@ -27,6 +27,7 @@ enum pp_part {
     PP_PART_TU_COUNTS,   /* the Ball-Larus path counts */
     PP_PART_KIPF,        /* the k-iteration path forest */
     PP_PART_KPRUNE,      /* the pruned k-iteration paths */
+    PP_PART_SAMPLING,    /* sampling rate and bursts: how to scale the counts */
     PP_NPARTS
 };
 

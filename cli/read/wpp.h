@@ -15,10 +15,8 @@
 
 #include "base/error.h"
 #include "trace.h"
+#include "pathprof-abi.h"
 
-#ifndef PATHPROF_SECTION_WPP
-#define PATHPROF_SECTION_WPP 6u
-#endif
 #define WPP_GRAMMAR_ENDED 1u
 #define WPP_GRAMMAR_HALF 2u
 

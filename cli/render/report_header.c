@@ -72,6 +72,39 @@ static void out_mode(FILE *out, const struct pp_profile *p)
 static bool bl_counted(const struct pp_profile *p);
 static void out_analysis(FILE *out, const struct pp_profile *p);
 
+/* A sampled profile says so before anything else, and how its counts
+ * scale (docs/sampling.md): a burst's count is never an exact count. */
+static void out_sampling(FILE *out, const struct pp_profile *p)
+{
+    const struct pp_sampling_info *s = &p->sampling;
+    double scale = profile_sample_scale(p);
+
+    if (p->broken[PP_PART_SAMPLING] != PP_NO_SECTION) {
+        fprintf(out, "sampled    yes, but section %" PRIu32 " (SAMPLING) is damaged: the counts "
+                     "of sampled functions are burst counts that cannot be scaled\n",
+                p->sections[p->broken[PP_PART_SAMPLING]].index);
+        return;
+    }
+    if (!p->has_sampling)
+        return;
+    if (s->sample_n == 0) {
+        fputs("sampled    never (PATHPROF_SAMPLE=0): sampled functions counted no path\n", out);
+        return;
+    }
+    if (s->sample_n == 1) {
+        fputs("sampled    1/1 (always): every path of every function was counted\n", out);
+        return;
+    }
+    fprintf(out, "sampled    1/%" PRIu64 ", bursts of %" PRIu64 " checks: %" PRIu64 " bursts, %"
+                 PRIu64 " of %" PRIu64 " checks in bursts\n", s->sample_n, s->burst, s->bursts,
+            s->burst_checks, s->gap_checks + s->burst_checks);
+    if (scale == 0.0)
+        fputs("estimates  none: no burst ran, sampled functions counted no path\n", out);
+    else
+        fprintf(out, "estimates  ~N = N x %.6g for functions marked [sampled]: N paths "
+                     "seen in bursts, ~N the estimate of the full count\n", scale);
+}
+
 static void out_header(FILE *out, const struct pp_profile *p)
 {
     uint64_t total = profile_total(p);
@@ -96,6 +129,7 @@ static void out_header(FILE *out, const struct pp_profile *p)
     fprintf(out, "\npid        %" PRIu64 "\nwritten    %s\n", p->pid, when);
     out_mode(out, p);
     out_analysis(out, p);
+    out_sampling(out, p);
     /* report --k goes on without the path counts (sections.h). */
     if (p->broken[PP_PART_TU_COUNTS] != PP_NO_SECTION) {
         fprintf(out, "paths      not known: section %" PRIu32 " (TU) is damaged\n"
@@ -109,6 +143,8 @@ static void out_header(FILE *out, const struct pp_profile *p)
               "k-iteration paths)\n", out);
     } else {
         fprintf(out, "paths      %" PRIu64 " executed", total);
+        if (p->has_sampling || p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
+            fputs("; of sampled functions only those seen in bursts", out);
         /* Stream mode counts in the analyzers: the update totals are 0. */
         if (p->has_program && p->mode != PATHPROF_MODE_STREAM) {
             fprintf(out, " (array updates %" PRIu64 ", hash updates %" PRIu64 ")",
@@ -166,7 +202,17 @@ static void out_analysis(FILE *out, const struct pp_profile *p)
         fputs("not known (KPRUNE section damaged)", out);
     else
         fputs("none (exact)", out);
-    fputs(", sampling none (every path counted), threads ", out);
+    if (p->has_sampling && p->sampling.sample_n > 1)
+        fprintf(out, ", sampling 1/%" PRIu64 " in bursts of %" PRIu64 " (see below)",
+                p->sampling.sample_n, p->sampling.burst);
+    else if (p->has_sampling)
+        fprintf(out, ", sampling %s", p->sampling.sample_n ? "1/1 (every path counted)"
+                                                           : "never (no path counted)");
+    else if (p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
+        fputs(", sampling not known (SAMPLING section damaged)", out);
+    else
+        fputs(", sampling none (every path counted)", out);
+    fputs(", threads ", out);
     if (p->has_stream)
         fprintf(out, "%" PRIu64 " producing, %" PRIu32 " analyzing\n", s->producers,
                 s->analyzer_threads);
@@ -187,6 +233,10 @@ static void out_analysis(FILE *out, const struct pp_profile *p)
                 s->resync, s->unknown);
     else
         fputs("0 events", out);
+
+    if (p->has_sampling || p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
+        fputs("; of sampled functions only those seen in bursts", out);
+    fprintf(out, "\nfunctions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
     if (p->lost_after_write)
         fprintf(out, "; %" PRIu64 " paths ran after the profile was written",
                 p->lost_after_write);

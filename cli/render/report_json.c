@@ -43,14 +43,26 @@ struct scratch {
     struct line_range *lines;
 };
 
+/* ",\"estimate\":E": a sampled count scaled by SCALE (docs/sampling.md);
+ * null when nothing was sampled to scale by. */
+static void out_estimate(FILE *out, const char *key, uint64_t count, double scale)
+{
+    if (scale == 0.0)
+        fprintf(out, ",\"%s\":null", key);
+    else
+        fprintf(out, ",\"%s\":%.1f", key, (double)count * scale);
+}
+
+/* SCALE < 0: the function's counts are exact. */
 static void out_path(FILE *out, const struct pp_func_meta *m, const struct pp_path_count *rec,
-                     struct scratch *s)
+                     struct scratch *s, double scale)
 {
     uint32_t i, n;
 
-    fprintf(out, "{\"id\":%" PRIu64 ",\"count\":%" PRIu64 ",\"length\":%" PRIu32
-                 ",\"blocks\":[",
-            rec->id, rec->count, path_nblocks(&s->path));
+    fprintf(out, "{\"id\":%" PRIu64 ",\"count\":%" PRIu64, rec->id, rec->count);
+    if (scale >= 0.0)
+        out_estimate(out, "estimate", rec->count, scale);
+    fprintf(out, ",\"length\":%" PRIu32 ",\"blocks\":[", path_nblocks(&s->path));
     for (i = 0; i < path_nblocks(&s->path); i++)
         fprintf(out, "%s%" PRIu32, i ? "," : "", m->nodes[path_block(m, &s->path, i)].bb);
     fputs("],\"lines\":[", out);
@@ -95,7 +107,7 @@ static void out_block_lines(FILE *out, const struct pp_func_meta *m)
     fputc('}', out);
 }
 
-static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
+static bool out_function(FILE *out, const struct pp_func *f, double scale, uint64_t top,
                          struct pp_error *err)
 {
     const struct pp_func_meta *m = f->meta;
@@ -112,9 +124,11 @@ static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
                  ",\"flags\":",
             m->line, m->checksum, m->npaths);
     out_flags(out, m->flags);
-    fprintf(out, ",\"total\":%" PRIu64 ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32
-                 ",\n   \"paths\":[",
-            f->total, f->nrecords, f->ncopies);
+    fprintf(out, ",\"sampled\":%s,\"total\":%" PRIu64, scale >= 0.0 ? "true" : "false", f->total);
+    if (scale >= 0.0)
+        out_estimate(out, "estimated_total", f->total, scale);
+    fprintf(out, ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32 ",\n   \"paths\":[",
+            f->nrecords, f->ncopies);
 
     if (f->nrecords) {
         order = malloc((size_t)f->nrecords * sizeof *order);
@@ -134,7 +148,7 @@ static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
             goto out;
         }
         fputs(i ? ",\n    " : "\n    ", out);
-        out_path(out, m, &order[i], &s);
+        out_path(out, m, &order[i], &s, scale);
     }
     fputs(n ? "\n   ]" : "]", out);
     out_block_lines(out, m);
@@ -178,6 +192,25 @@ static void out_stream(FILE *out, const struct pp_profile *p)
             s->resync, s->unknown, s->blocked_ns);
 }
 
+/* "sampling": null, or the SAMPLING section and the scale it gives. */
+static void out_sampling(FILE *out, const struct pp_profile *p)
+{
+    const struct pp_sampling_info *s = &p->sampling;
+
+    fputs(",\n \"sampling\":", out);
+    if (!p->has_sampling) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"sample_n\":%" PRIu64 ",\"burst\":%" PRIu64 ",\"bursts\":%" PRIu64
+                 ",\"gap_checks\":%" PRIu64 ",\"burst_checks\":%" PRIu64,
+            s->sample_n, s->burst, s->bursts, s->gap_checks, s->burst_checks);
+    if (profile_sample_scale(p) == 0.0)
+        fputs(",\"scale\":null}", out);
+    else
+        fprintf(out, ",\"scale\":%.9g}", profile_sample_scale(p));
+}
+
 bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, uint64_t top,
                  struct pp_error *err)
 {
@@ -192,6 +225,7 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
                  PRIu64 ",\n \"array_updates\":%" PRIu64 ",\n \"hash_updates\":%" PRIu64,
             p->pid, p->time, profile_total(p), p->array_updates, p->hash_updates);
     out_stream(out, p);
+    out_sampling(out, p);
     sections_json(out, p);
     fputs(",\n \"functions\":[", out);
     for (i = 0; i < p->nfuncs; i++) {
@@ -199,7 +233,9 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
             continue;
         fputs(sep, out);
         sep = ",\n  ";
-        if (!out_function(out, &p->funcs[i], top, err))
+        if (!out_function(out, &p->funcs[i],
+                          profile_func_sampled(p, &p->funcs[i]) ? profile_sample_scale(p) : -1.0,
+                          top, err))
             return false;
     }
     fputs(*sep == ',' ? "\n ]\n}\n" : "]\n}\n", out);

@@ -40,6 +40,18 @@ static void out_table_title(FILE *out, const char *title, size_t n, uint64_t top
         fprintf(out, "\n%s (all %zu)\n", title, n);
 }
 
+/* "~E", the estimate of a sampled count (docs/sampling.md), right-aligned
+ * in WIDTH; "?" when nothing was sampled to scale by. */
+static void out_estimate(FILE *out, uint64_t count, double scale, int width)
+{
+    char buf[40];
+    if (scale == 0.0)
+        snprintf(buf, sizeof buf, "~?");
+    else
+        snprintf(buf, sizeof buf, "~%.0f", (double)count * scale);
+    fprintf(out, "%*s", width, buf);
+}
+
 static bool out_functions(FILE *out, const struct pp_profile *p, const bool *selected,
                           uint64_t top, uint64_t total, struct pp_error *err)
 {
@@ -60,7 +72,11 @@ static bool out_functions(FILE *out, const struct pp_profile *p, const bool *sel
         const struct pp_func *f = &p->funcs[order[i]];
         char paths[48];
         snprintf(paths, sizeof paths, "%" PRIu64 "/%" PRIu64, f->nrecords, f->meta->npaths);
-        fprintf(out, "%20" PRIu64 " %6.1f%% %21s  ", f->total, percent(f->total, total), paths);
+        if (profile_func_sampled(p, f))
+            out_estimate(out, f->total, profile_sample_scale(p), 20);
+        else
+            fprintf(out, "%20" PRIu64, f->total);
+        fprintf(out, " %6.1f%% %21s  ", percent(f->total, total), paths);
         out_func(out, f->meta);
         if (f->meta->flags) {
             fputs("  [", out);
@@ -90,6 +106,11 @@ static bool out_path(FILE *out, const struct pp_profile *p, const struct ranked_
     fprintf(out, "\n#%zu  ", rank);
     out_func(out, m);
     fprintf(out, "  path %" PRIu64 "\n    ", rp->id);
+    if (profile_func_sampled(p, &p->funcs[rp->func])) {
+        fputs("estimate ", out);
+        out_estimate(out, rp->count, profile_sample_scale(p), 0);
+        fprintf(out, " (seen %" PRIu64 " times in bursts)\n    ", rp->count);
+    }
     if (by_weight)
         fprintf(out, "count %" PRIu64 " x %" PRIu32 " blocks = %" PRIu64 " (%.1f%%)",
                 rp->count, rp->length, rp->weight, percent(rp->weight, whole));

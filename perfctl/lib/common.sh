@@ -32,6 +32,8 @@ cflags_of() {
         count) echo "$PP_CFLAGS ${PERFCTL_OPT:-}" ;;
         count-atomic) echo "$PP_CFLAGS -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
         stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
+        sampled) echo "$PP_CFLAGS -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
+        sampled-stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -40,7 +42,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

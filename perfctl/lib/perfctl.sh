@@ -13,7 +13,7 @@
 #   count                pathprof counting mode (Ball-Larus, in-thread counters)
 #   count-atomic         the same with -fprofile-update=atomic (the plugin follows it)
 #   stream               pathprof streaming mode: the analyzer is chosen at run time
-BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic stream"
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic stream sampled sampled-stream"
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
 pp_setup() {
@@ -74,6 +74,10 @@ gen_input() {
 # A later issue adds a configuration here (a build and its environment).
 KS="1 2 3 4 6 8 11 16"
 DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-atomic stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-pruned-16 ksf-fanout"
+# sample-*: sampling=yes (docs/sampling.md); not in the default list (each
+# configuration adds a build and runs to an hours-long sweep): name them
+# with --configs, or run perfctl/micro/sampling.sh.
+SAMPLE_CONFIGS="sample-0 sample-10000 sample-1000 sample-ksf-8"
 # ksf-pruned: the ksf-pruned analyzer (bounded memory) at k = PERFCTL_PRUNE_K
 # within PATHPROF_PRUNE = PERFCTL_PRUNE bytes per analyzer thread.
 PERFCTL_PRUNE=${PERFCTL_PRUNE:-16M}
@@ -96,6 +100,8 @@ config_build() {
         native|fprofile-generate|fprofile-generate-atomic|count|count-atomic) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
         ksf-[0-9]*) echo stream ;;
+        sample-0|sample-10000|sample-1000) echo sampled ;;
+        sample-ksf-8) echo sampled-stream ;;
         *) echo "" ;;
     esac
 }
@@ -113,6 +119,9 @@ config_env() {
         ksf-pruned-16) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=16 PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;
         ksf-fanout) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_KSF_WORKERS=$PERFCTL_KSF_WORKERS" ;;
         ksf-[0-9]*) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=${c#ksf-}" ;;
+        sample-0) echo "PATHPROF_SAMPLE=0" ;;
+        sample-10000|sample-1000) echo "PATHPROF_SAMPLE=1/${c#sample-}" ;;
+        sample-ksf-8) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_SAMPLE=1/10000" ;;
     esac
 }
 # config_k NAME: the k of a ksf configuration, "" otherwise.

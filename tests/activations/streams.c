@@ -55,6 +55,12 @@ static void resume(struct stream *s, uint64_t f, uint64_t frame)
     s->w[s->n++] = frame;
 }
 
+static void burst(struct stream *s, unsigned which)
+{
+    s->w[s->n++] = PATHPROF_MARK(PATHPROF_MARK_BURST, which);
+    s->w[s->n++] = 0;
+}
+
 static void put_act(char *out, size_t size, const struct pp_act *a)
 {
     size_t len = strlen(out);
@@ -94,6 +100,11 @@ static void describe(char *out, size_t size, const struct pp_act_step *st)
         }
         if (st->pushed)
             strncat(out, "+", size - strlen(out) - 1);
+        break;
+    case PP_ACT_BURST:
+        snprintf(p, room, " B%s-%zu",
+                 PATHPROF_MARK_PAYLOAD(st->word) == PATHPROF_BURST_END ? "end" : "begin",
+                 st->npopped);
         break;
     case PP_ACT_OTHER:
         snprintf(p, room, " X");
@@ -437,6 +448,31 @@ static void fast_forms(void)
     pp_act_free(&fast);
 }
 
+static void bursts(void)
+{
+    /* sampling=yes (docs/sampling.md): main (1) loops calling a (2); a
+     * burst begins at main's back edge, so main's first sampled path has
+     * no START; a is entered in the burst (START); the burst ends at
+     * main's next back edge while a's activation is gone and main's is
+     * on the stack: the END pops it, so no window spans the bursts.
+     * Without START on an empty stack after a BURST: no orphan. */
+    struct stream s = {.n = 0};
+    path(&s, 0, 1, 5);   /* before any BURST: an orphan */
+    path(&s, R, 1, 6);
+    burst(&s, PATHPROF_BURST_BEGIN);
+    path(&s, 0, 1, 1);   /* main: header -> back edge, no START */
+    path(&s, S | R, 2, 0);
+    path(&s, 0, 1, 1);
+    burst(&s, PATHPROF_BURST_END);
+    path(&s, R, 1, 2);   /* main went on in its instrumented copy */
+    burst(&s, PATHPROF_BURST_BEGIN);
+    path(&s, S | R, 2, 0);
+    resume(&s, 9, 0x900); /* a landing pad of an activation begun before */
+    check(&s,
+          "P1@1+!orphan P1@1- Bbegin-0 P1@1+ P2@2+- P1@1 Bend-1 P1@1+- Bbegin-0 P2@1+- R9@1+ |d=1",
+          "bursts: a BURST pops every activation, then no orphans or resyncs");
+}
+
 int main(void)
 {
     nested_calls();
@@ -449,5 +485,6 @@ int main(void)
     anomalies();
     deep_and_reset();
     fast_forms();
+    bursts();
     return done_testing();
 }

@@ -1,0 +1,108 @@
+#!/bin/bash
+# perfctl/micro/sampling.sh - what sampling=yes costs and how close its
+# estimates come, on bzip2 (Debian's source package; docs/sampling.md):
+#   - code: .text bytes and compile CPU time of the builds native, count
+#     (exact counting), sampled (count + sampling=yes), sampled-stream;
+#   - run time, ratios to native from one run (configurations interleaved
+#     round by round, medians; CPU time, user + system of the process and
+#     its analyzer threads, which a loaded machine disturbs less than wall
+#     time; wall time beside it): count; sampled at PATHPROF_SAMPLE=0, 1/10000
+#     and 1/1000; sampled-stream with ksf k = 8 at 1/10000;
+#   - accuracy at 1/1000 and 1/100 against count's exact profile: the
+#     largest relative error of a hot path's estimate (>= 0.1% of all path
+#     executions) and the hot paths found (tests/sampling/cmp.pl).
+# Usage: perfctl/micro/sampling.sh [--runs N] [--size BYTES]
+# Results: stdout and build/bench/sampling/results.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+runs=3 size=20000000
+while [ $# -gt 0 ]; do
+    case $1 in
+        --runs) runs=$2; shift 2 ;;
+        --size) size=$2; shift 2 ;;
+        *) echo "perfctl/micro/sampling.sh: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
+    esac
+done
+B=$root/build/bench
+S=$B/sampling
+mkdir -p "$S"
+. perfctl/lib/common.sh
+bench_pathprof_flags
+cli=$root/build/bin/pathprof
+src=$(perfctl/lib/fetch-bzip2.sh "$B")
+export PATHPROF_QUIET=1
+
+builds="native count sampled sampled-stream"
+declare -A text cpu
+for b in $builds; do
+    t0=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
+    build_bzip2 "$src" "$S/$b" "$b"
+    t1=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
+    cpu[$b]=$(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }')
+    text[$b]=$(size -A "$S/$b/bzip2" | awk '$1 == ".text" { print $2 }')
+done
+gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$S/gen-input"
+"$S/gen-input" "$size" >"$S/input.dat"
+
+# name build environment
+configs=(
+    "native native"
+    "count count"
+    "sample-0 sampled PATHPROF_SAMPLE=0"
+    "sample-10000 sampled PATHPROF_SAMPLE=1/10000"
+    "sample-1000 sampled PATHPROF_SAMPLE=1/1000"
+    "sample-ksf-8 sampled-stream PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_SAMPLE=1/10000"
+)
+declare -A times walls
+children_cpu() { awk '{ print $16 + $17 }' /proc/$$/stat; }
+for ((r = 1; r <= runs; r++)); do
+    for c in "${configs[@]}"; do
+        read -r name b env <<<"$c"
+        start=$(date +%s.%N) c0=$(children_cpu)
+        # shellcheck disable=SC2086
+        env $env PATHPROF_OUT="$S/$name.prof" "$S/$b/bzip2" -c <"$S/input.dat" >"$S/$name.bz2"
+        end=$(date +%s.%N) c1=$(children_cpu)
+        cmp -s "$S/$name.bz2" "$S/native.bz2" || { echo "sampling.sh: $name: output differs from native" >&2; exit 1; }
+        times[$name]="${times[$name]:-} $(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }')"
+        walls[$name]="${walls[$name]:-} $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')"
+    done
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+nat=$(echo "${times[native]}" | median)
+
+# Accuracy against count's exact profile (the last run's).
+"$cli" report --json "$S/count.prof" >"$S/exact.json"
+acc=""
+for rate in 1000 100; do
+    PATHPROF_SAMPLE=1/$rate PATHPROF_OUT="$S/acc.prof" "$S/sampled/bzip2" -c <"$S/input.dat" >/dev/null
+    "$cli" report --json "$S/acc.prof" >"$S/acc.json"
+    acc="$acc| 1/$rate | $(perl tests/sampling/cmp.pl error "$S/exact.json" "$S/acc.json" 0.001 | awk '{ printf "%.4f | %s", $1, $2 }') |
+"
+done
+
+{
+    echo "## sampling=yes on bzip2 ($(basename "$src"), bzip2 -c of $size bytes, $runs rounds)"
+    echo
+    echo "| build | .text bytes | vs count | compile CPU s | vs count |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    for b in $builds; do
+        awk -v b="$b" -v t="${text[$b]}" -v tc="${text[count]}" -v c="${cpu[$b]}" -v cc="${cpu[count]}" \
+            'BEGIN { printf "| %s | %d | %.2fx | %s | %.2fx |\n", b, t, t / tc, c, c / cc }'
+    done
+    echo
+    echo "| configuration | median CPU s | vs native | CPU s of each run | median wall s | vs native |"
+    echo "| --- | ---: | ---: | --- | ---: | ---: |"
+    natw=$(echo "${walls[native]}" | median)
+    for c in "${configs[@]}"; do
+        read -r name _ <<<"$c"
+        m=$(echo "${times[$name]}" | median)
+        w=$(echo "${walls[$name]}" | median)
+        awk -v n="$name" -v m="$m" -v nat="$nat" -v all="${times[$name]}" -v w="$w" -v natw="$natw" \
+            'BEGIN { printf "| %s | %.2f | %.3fx |%s | %.2f | %.3fx |\n", n, m, m / nat, all, w, w / natw }'
+    done
+    echo
+    echo "| rate (bursts of 100) | largest hot-path error | hot paths found |"
+    echo "| --- | ---: | ---: |"
+    printf '%s' "$acc"
+} | tee "$S/results.md"

@@ -1,0 +1,369 @@
+/* sampling.cc - the checking copy of a function and the countdown checks
+ * (docs/sampling.md).
+ *
+ * Order of work for one sampled function (pass.cc):
+ *   1. the DAG is built and numbered on the original body, exactly as
+ *      without sampling, so path IDs and the CFG checksum are the same and
+ *      sampled and exact profiles of one build compare and merge;
+ *   2. pp_sampling_copy copies every block.  The copy is the checking
+ *      copy; it is unreachable for now.  Its SSA definitions are new names
+ *      registered with the SSA updater (GCC's block duplication does that),
+ *      so update_ssa renames the uses, and inserts PHIs where the copies
+ *      meet, once they are connected;
+ *   3. pp_instrument puts the probes in the original only (it walks the
+ *      blocks reachable from ENTRY), which becomes the instrumented copy;
+ *   4. pp_sampling_connect turns the entry edge and the back edges of both
+ *      copies into checks.
+ *
+ * Control changes copy only at a check, that is where a Ball-Larus path
+ * starts (function entry, loop header after a back edge), and enters the
+ * instrumented copy with the path register's constant for that start:
+ * every path the instrumented copy counts is a whole path of the one
+ * numbering.  A back edge of the instrumented copy counts its path before
+ * its check (the probe is on the edge, the check after it).  */
+#include "gcc-headers.h"
+#include "sampling.h"
+#include "dag.h"
+#include "options.h"
+#include "pathprof-abi.h"
+
+#include <vector>
+
+namespace {
+
+/* The arguments of a block's PHIs on one edge, in PHI order.  Not the
+   PHIs themselves: a PHI is reallocated when its block gets an edge.  */
+typedef std::vector<tree> phi_args;
+
+struct back_edge {
+  edge orig;          /* the instrumented copy's back edge (split by its probe) */
+  edge copy;          /* the same edge in the checking copy */
+  edge instr_in;      /* after pp_instrument: the edge from the probe to the header */
+};
+
+} // namespace
+
+struct pp_dual {
+  basic_block first_copy;      /* the checking copy's first block */
+  phi_args entry_args;         /* its PHIs' arguments on the entry edge */
+  std::vector<back_edge> backs;
+};
+
+namespace {
+
+tree cd_decl, turn_decl;
+
+void
+make_decls (void)
+{
+  if (cd_decl)
+    return;
+  cd_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                        get_identifier ("__pathprof_sample_cd"),
+                        uint64_type_node);
+  TREE_PUBLIC (cd_decl) = 1;
+  DECL_EXTERNAL (cd_decl) = 1;
+  DECL_ARTIFICIAL (cd_decl) = 1;
+  set_decl_tls_model (cd_decl, TLS_MODEL_INITIAL_EXEC);
+  varpool_node::get_create (cd_decl);
+
+  tree type = build_function_type_list (integer_type_node, NULL_TREE);
+  /* Stream mode's marks where bursts begin and end in the stream.  */
+  turn_decl = build_fn_decl (pp_stream_mode () ? "__pathprof_sample_turn_stream"
+                                               : "__pathprof_sample_turn", type);
+  TREE_NOTHROW (turn_decl) = 1;
+  /* leaf: never an abnormal goto target's source; cold: off the hot path.  */
+  DECL_ATTRIBUTES (turn_decl)
+      = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                   tree_cons (get_identifier ("cold"), NULL_TREE, NULL_TREE));
+}
+
+tree
+cst (uint64_t v)
+{
+  return build_int_cstu (uint64_type_node, v);
+}
+
+phi_args
+capture (edge e)
+{
+  phi_args a;
+  for (gphi_iterator gsi = gsi_start_phis (e->dest); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    a.push_back (PHI_ARG_DEF_FROM_EDGE (gsi.phi (), e));
+  return a;
+}
+
+void
+apply (const phi_args &a, edge e)
+{
+  size_t i = 0;
+  for (gphi_iterator gsi = gsi_start_phis (e->dest); !gsi_end_p (gsi);
+       gsi_next (&gsi), i++)
+    {
+      gcc_assert (i < a.size ());
+      add_phi_arg (gsi.phi (), a[i], e, UNKNOWN_LOCATION);
+    }
+  gcc_assert (i == a.size ());
+}
+
+/* A new block after AFTER, in AFTER's loop.  */
+basic_block
+new_block (basic_block after)
+{
+  basic_block bb = create_empty_bb (after);
+  if (current_loops)
+    add_bb_to_loop (bb, after->loop_father);
+  bb->count = profile_count::zero ();
+  return bb;
+}
+
+/* Appends "if (LHS CODE RHS)" to BB.  */
+void
+end_with_cond (basic_block bb, gimple_seq seq, tree_code code, tree lhs,
+               tree rhs)
+{
+  gimple_seq_add_stmt (&seq, gimple_build_cond (code, lhs, rhs, NULL_TREE,
+                                                NULL_TREE));
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+}
+
+/* The test "the countdown C1 says copy INSTR" (see pathprof-abi.h):
+   the instrumented copy while C1 > BASE, the checking copy while
+   C1 - 1 < BASE - 1 (unsigned: C1 in [1, BASE)).  Appends what it needs
+   to SEQ and ends BB with it.  */
+void
+end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
+{
+  if (instr)
+    {
+      end_with_cond (bb, seq, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
+      return;
+    }
+  tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t, MINUS_EXPR, c1, cst (1)));
+  end_with_cond (bb, seq, LT_EXPR, t, cst (PATHPROF_SAMPLE_BURST_BASE - 1));
+}
+
+edge
+add_edge (basic_block from, basic_block to, int flags,
+          profile_probability p, const phi_args &args)
+{
+  edge e = make_edge (from, to, flags);
+  e->probability = p;
+  apply (args, e);
+  return e;
+}
+
+/* Turns edge E into a check.  E's destination belongs to the instrumented
+   copy when DEST_INSTR; OTHER is the corresponding block of the other
+   copy, whose PHIs take OTHER_ARGS on edges from the check.  HOT_INSTR:
+   which copy the thread is expected in at this check (the first test).
+
+       K:  c = cd - 1; cd = c; if (state (c) == hot) goto hot-copy;
+       K2: if (state (c) == other) goto other-copy;
+       K3: if (__pathprof_sample_turn ()) goto instrumented; else checking;  */
+void
+insert_check (edge e, bool dest_instr, basic_block other,
+              const phi_args &other_args, bool hot_instr)
+{
+  basic_block dest = e->dest;
+  basic_block k = split_edge (e);
+  edge to_dest = single_succ_edge (k);
+  phi_args dest_args = capture (to_dest);
+  remove_edge (to_dest);
+
+  basic_block instr_bb = dest_instr ? dest : other;
+  basic_block check_bb = dest_instr ? other : dest;
+  const phi_args &instr_args = dest_instr ? dest_args : other_args;
+  const phi_args &check_args = dest_instr ? other_args : dest_args;
+
+  gimple_seq seq = NULL;
+  tree c0 = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+  tree c1 = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c0, cd_decl));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c1, MINUS_EXPR, c0, cst (1)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (cd_decl, c1));
+  end_with_state_test (k, seq, c1, hot_instr);
+
+  basic_block k2 = new_block (k);
+  basic_block k3 = new_block (k2);
+  add_edge (k, hot_instr ? instr_bb : check_bb, EDGE_TRUE_VALUE,
+            profile_probability::very_likely (),
+            hot_instr ? instr_args : check_args);
+  add_edge (k, k2, EDGE_FALSE_VALUE, profile_probability::very_unlikely (),
+            phi_args ());
+
+  end_with_state_test (k2, NULL, c1, !hot_instr);
+  add_edge (k2, hot_instr ? check_bb : instr_bb, EDGE_TRUE_VALUE,
+            profile_probability::even (),
+            hot_instr ? check_args : instr_args);
+  add_edge (k2, k3, EDGE_FALSE_VALUE, profile_probability::even (),
+            phi_args ());
+
+  seq = NULL;
+  tree t = make_temp_ssa_name (integer_type_node, NULL, "pp_turn");
+  gcall *call = gimple_build_call (turn_decl, 0);
+  gimple_call_set_lhs (call, t);
+  gimple_seq_add_stmt (&seq, call);
+  end_with_cond (k3, seq, NE_EXPR, t, integer_zero_node);
+  add_edge (k3, instr_bb, EDGE_TRUE_VALUE, profile_probability::even (),
+            instr_args);
+  add_edge (k3, check_bb, EDGE_FALSE_VALUE, profile_probability::even (),
+            check_args);
+}
+
+void
+drop_flow_facts (tree name)
+{
+  if (TREE_CODE (name) != SSA_NAME)
+    return;
+  if (!virtual_operand_p (name))
+    reset_flow_sensitive_info (name);
+}
+
+} // namespace
+
+const char *
+pp_sampling_obstacle (void)
+{
+  basic_block bb;
+  std::vector<basic_block> bbs;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->flags & EDGE_ABNORMAL)
+          return "it has abnormal edges (setjmp, nonlocal labels or a "
+                 "computed goto), whose targets cannot be copied";
+      bbs.push_back (bb);
+    }
+  if (!can_copy_bbs_p (bbs.data (), bbs.size ()))
+    return "GCC cannot copy some of its blocks";
+  return NULL;
+}
+
+pp_dual *
+pp_sampling_copy (const pp_dag *dag)
+{
+  make_decls ();
+  pp_dual *dual = new pp_dual;
+  std::vector<basic_block> bbs;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    bbs.push_back (bb);
+  std::vector<basic_block> copies (bbs.size ());
+  edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun));
+  basic_block first = entry->dest;
+
+  /* A call whose callee lost const or pure (callee-flags.cc, or another
+     function instrumented before this one) has no virtual definition yet
+     (refresh_call_vops in pass.cc adds them at the end); a copy of it
+     would get a bare .MEM one, which block duplication cannot rename.
+     So the calls get theirs now.  */
+  for (size_t k = 0; k < bbs.size (); k++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[k]); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi)))
+        update_stmt (gsi_stmt (gsi));
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa_only_virtuals);
+  /* The copy and the checks change the CFG without keeping dominators.  */
+  free_dominance_info (CDI_DOMINATORS);
+  /* Value ranges and pointer facts learnt so far hold in both copies,
+     but where the copies meet, update_ssa's new PHIs merge names whose
+     facts were never checked together: they are dropped (later VRP
+     passes learn them again).  */
+  for (size_t k = 0; k < bbs.size (); k++)
+    {
+      for (gphi_iterator gsi = gsi_start_phis (bbs[k]); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        drop_flow_facts (gimple_phi_result (gsi.phi ()));
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[k]); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        {
+          ssa_op_iter it;
+          def_operand_p def;
+          FOR_EACH_SSA_DEF_OPERAND (def, gsi_stmt (gsi), it, SSA_OP_DEF)
+            drop_flow_facts (DEF_FROM_PTR (def));
+        }
+    }
+
+  initialize_original_copy_tables ();
+  /* Copies of the loops first, so the copied headers and latches get
+     loops of their own (with the originals' properties) instead of the
+     original loops being dropped.  */
+  if (current_loops)
+    {
+      /* Not duplicate_subloops (root, root): it would walk its own copies.  */
+      class loop *root = current_loops->tree_root;
+      std::vector<class loop *> top;
+      for (class loop *l = root->inner; l; l = l->next)
+        top.push_back (l);
+      for (size_t i = 0; i < top.size (); i++)
+        duplicate_subloops (top[i], duplicate_loop (top[i], root));
+    }
+  copy_bbs (bbs.data (), bbs.size (), copies.data (), NULL, 0, NULL,
+            current_loops ? current_loops->tree_root : NULL,
+            EXIT_BLOCK_PTR_FOR_FN (cfun)->prev_bb, false);
+  add_phi_args_after_copy (copies.data (), copies.size (), NULL);
+
+  dual->first_copy = get_bb_copy (first);
+  gphi_iterator a = gsi_start_phis (first);
+  gphi_iterator b = gsi_start_phis (dual->first_copy);
+  for (; !gsi_end_p (a) && !gsi_end_p (b); gsi_next (&a), gsi_next (&b))
+    dual->entry_args.push_back (PHI_ARG_DEF_FROM_EDGE (a.phi (), entry));
+  gcc_assert (gsi_end_p (a) && gsi_end_p (b));
+
+  for (size_t i = 0; i < dag->edges.size (); i++)
+    {
+      const pp_edge &e = dag->edges[i];
+      if (e.kind != PATHPROF_EDGE_EXIT_DUMMY || !e.cfg
+          || !(e.cfg->flags & EDGE_DFS_BACK)
+          || (e.cfg->flags & (EDGE_EH | EDGE_ABNORMAL)))
+        continue;
+      back_edge be;
+      be.orig = e.cfg;
+      be.copy = find_edge (get_bb_copy (e.cfg->src), get_bb_copy (e.cfg->dest));
+      be.instr_in = NULL;
+      gcc_assert (be.copy);
+      dual->backs.push_back (be);
+    }
+  free_original_copy_tables ();
+  return dual;
+}
+
+void
+pp_sampling_instrumented (pp_dual *dual)
+{
+  /* pp_instrument split every back edge for its probe: the edge now ends
+     in the probe's block, whose single successor is the header.  */
+  for (size_t i = 0; i < dual->backs.size (); i++)
+    dual->backs[i].instr_in = single_succ_edge (dual->backs[i].orig->dest);
+}
+
+void
+pp_sampling_connect (pp_dual *dual)
+{
+  /* Every template first: inserting a check replaces the edge it is on.  */
+  std::vector<phi_args> instr_args, check_args;
+  for (size_t i = 0; i < dual->backs.size (); i++)
+    {
+      instr_args.push_back (capture (dual->backs[i].instr_in));
+      check_args.push_back (capture (dual->backs[i].copy));
+    }
+  for (size_t i = 0; i < dual->backs.size (); i++)
+    {
+      const back_edge &be = dual->backs[i];
+      basic_block instr_head = be.instr_in->dest;
+      basic_block check_head = be.copy->dest;
+      insert_check (be.instr_in, true, check_head, check_args[i], true);
+      insert_check (be.copy, false, instr_head, instr_args[i], false);
+    }
+  /* The entry: most calls happen between bursts.  */
+  insert_check (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), true,
+                dual->first_copy, dual->entry_args, false);
+  delete dual;
+}

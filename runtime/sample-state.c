@@ -1,0 +1,31 @@
+/* sample-state.c - the state of sampling and its totals (sample-state.h). */
+#include "sample-state.h"
+#include "config.h"
+#include "pathprof-abi.h"
+
+#define BASE PATHPROF_SAMPLE_BURST_BASE
+
+/* 1: a thread's first check calls __pathprof_sample_turn (sampling.c). */
+__thread uint64_t __pathprof_sample_cd __attribute__((tls_model("initial-exec"))) = 1;
+__thread uint64_t pprt_sample_rng;
+__thread uint64_t pprt_sample_gap;
+uint64_t pprt_sample_used, pprt_sample_bursts, pprt_sample_gap_checks, pprt_sample_burst_checks;
+
+int pprt_sampling_totals(struct pprt_sampling *s)
+{
+    if (!__atomic_load_n(&pprt_sample_used, __ATOMIC_RELAXED))
+        return 0;
+    s->sample_n = pprt_config.sample_n;
+    s->burst = pprt_config.burst;
+    s->bursts = __atomic_load_n(&pprt_sample_bursts, __ATOMIC_RELAXED);
+    s->gap_checks = __atomic_load_n(&pprt_sample_gap_checks, __ATOMIC_RELAXED);
+    s->burst_checks = __atomic_load_n(&pprt_sample_burst_checks, __ATOMIC_RELAXED);
+    uint64_t c = __pathprof_sample_cd;
+    if (pprt_sample_rng != 0 && pprt_config.sample_n > 1) {
+        if (c > BASE && c - BASE <= pprt_config.burst)
+            s->burst_checks += pprt_config.burst - (c - BASE);
+        else if (c < BASE && c <= pprt_sample_gap)
+            s->gap_checks += pprt_sample_gap - c;
+    }
+    return 1;
+}
