@@ -233,10 +233,6 @@ static void out_analysis(FILE *out, const struct pp_profile *p)
                 s->resync, s->unknown);
     else
         fputs("0 events", out);
-
-    if (p->has_sampling || p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
-        fputs("; of sampled functions only those seen in bursts", out);
-    fprintf(out, "\nfunctions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
     if (p->lost_after_write)
         fprintf(out, "; %" PRIu64 " paths ran after the profile was written",
                 p->lost_after_write);
