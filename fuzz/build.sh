@@ -21,8 +21,7 @@ export AFL_QUIET=1
 objs=
 # pathprof merge compiles in the runtime's merge code (docs/cli.md).
 for src in "$root"/cli/*.c "$root"/cli/*/*.c "$root"/analyzers/common/activations.c \
-           "$root"/runtime/profile-merge.c "$root"/runtime/profile-merge-encode.c \
-           "$root"/runtime/bytebuf.c "$root"/fuzz/driver.c; do
+           "$root"/runtime/profile-merge*.c "$root"/runtime/bytebuf.c "$root"/fuzz/driver.c; do
     o=$out/obj/$(basename "$src" .c).o
     extra=
     # The CLI's dispatch runs once per command inside the driver.

@@ -14,7 +14,7 @@
  * reproduces it with the plain `pathprof` (fuzz/run.sh does so for every
  * finding).
  *
- * The input also goes through the merge code (runtime/profile-merge.c,
+ * The input also goes through the merge code (runtime/profile-merge*.c,
  * behind `pathprof merge` and PATHPROF_ACCUMULATE) added to itself: it may
  * refuse the input, but a sum it writes must read back.
  *

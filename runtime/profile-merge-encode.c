@@ -5,6 +5,7 @@
  * holding the same sums therefore give the same bytes, whatever order
  * and grouping the profiles were added in. */
 #include "profile-merge.h"
+#include "profile-merge-input.h"
 #include "profile-merge-state.h"
 #include "fnv.h"
 #include "pathprof-abi.h"
@@ -12,10 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define TAG_KIPF 4u
-#define TAG_KPRUNE 5u
-#define KIPF_COMPACT 2u
 
 enum { HDR_NSECTIONS = 40, HDR_PAYLOAD_SIZE = 48 };
 
@@ -181,9 +178,9 @@ static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *ns
         }
     nroots = start[n + 1] - start[n];
 
-    size_t at = begin_section(b, TAG_KIPF, nsections);
+    size_t at = begin_section(b, MG_TAG_KIPF, nsections);
     pprt_buf_u32(b, k->k);
-    pprt_buf_u32(b, KIPF_COMPACT);
+    pprt_buf_u32(b, MG_KIPF_COMPACT);
     pprt_buf_u64(b, k->threads);
     pprt_buf_u64(b, k->events);
     pprt_buf_u64(b, k->ksf_nodes);
@@ -228,7 +225,7 @@ static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *ns
 
 static int encode_kprune(struct pprt_buf *b, const struct mg_kprune *k, uint32_t *nsections)
 {
-    size_t at = begin_section(b, TAG_KPRUNE, nsections);
+    size_t at = begin_section(b, MG_TAG_KPRUNE, nsections);
     pprt_buf_u32(b, k->k);
     pprt_buf_u32(b, 0);
     const uint64_t v[7] = {k->budget, k->m, k->threads, k->events, k->epochs, k->analyzers,

@@ -23,17 +23,13 @@
 #define PATHPROF_RT_PROFILE_MERGE_H
 
 #include "bytebuf.h"
+#include "profile-merge-error.h"
 
 #include <stddef.h>
 
 #pragma GCC visibility push(hidden)
 
 struct pprt_merge;
-
-/* A one-line reason, without a trailing newline. */
-struct pprt_merge_error {
-    char msg[768];
-};
 
 /* NULL when out of memory. */
 struct pprt_merge *pprt_merge_new(void);

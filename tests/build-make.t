@@ -10,4 +10,11 @@ bs_step "make CFLAGS=\"-O2 -specs=...\"" make.log make CFLAGS="-O2 -g -specs=$SP
 ok "the program is instrumented (it links libpathprof)" sh -c "ldd ./calc | grep -q libpathprof"
 PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$PROF bs_step "its own make check passes" check.log make check
 bs_check_profile
+# The flag twice on one link line (CFLAGS and LDFLAGS, as Debian's builds
+# pass it): the specs file only appends, so GCC takes it twice.
+make clean >/dev/null
+bs_step "make CFLAGS=-specs=... LDFLAGS=-specs=... (the flag twice on the link line)" make2.log \
+    make CFLAGS="-O2 -g -specs=$SPECS" LDFLAGS="-specs=$SPECS"
+is "$(PATHPROF_OUT=$T/twice.out ./calc 100 2>&1)" 201 "that build runs, silently"
+ok "and writes its profile" "$PP_CLI" report "$T/twice.out"
 done_testing

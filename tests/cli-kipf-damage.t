@@ -128,8 +128,8 @@ if [ -n "$PP_SANITIZE" ]; then
 elif gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all -I"$TAP_ROOT/runtime" \
     -I"$TAP_ROOT/analyzers" -I"$TAP_ROOT/cli" "$TAP_ROOT"/cli/*.c "$TAP_ROOT"/cli/*/*.c \
-    "$TAP_ROOT/analyzers/common/activations.c" "$TAP_ROOT/runtime/profile-merge.c" \
-    "$TAP_ROOT/runtime/profile-merge-encode.c" "$TAP_ROOT/runtime/bytebuf.c" \
+    "$TAP_ROOT/analyzers/common/activations.c" "$TAP_ROOT"/runtime/profile-merge*.c \
+    "$TAP_ROOT/runtime/bytebuf.c" \
     -o "$ASAN" -lm >"$T/asan/build.log" 2>&1 &&
     "$ASAN" --version >/dev/null 2>&1; then
     pass "CLI builds with -fsanitize=address,undefined"

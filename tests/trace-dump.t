@@ -147,8 +147,8 @@ ASAN=$T/asan-pathprof
 if gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all -I"$TAP_ROOT/runtime" \
     -I"$TAP_ROOT/analyzers" -I"$TAP_ROOT/cli" "$TAP_ROOT"/cli/*.c "$TAP_ROOT"/cli/*/*.c \
-    "$TAP_ROOT/analyzers/common/activations.c" "$TAP_ROOT/runtime/profile-merge.c" \
-    "$TAP_ROOT/runtime/profile-merge-encode.c" "$TAP_ROOT/runtime/bytebuf.c" \
+    "$TAP_ROOT/analyzers/common/activations.c" "$TAP_ROOT"/runtime/profile-merge*.c \
+    "$TAP_ROOT/runtime/bytebuf.c" \
     -o "$ASAN" -lm >"$T/asan.log" 2>&1 && "$ASAN" --version >/dev/null 2>&1; then
     export ASAN_OPTIONS=exitcode=86:abort_on_error=0:detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=86
     "$ASAN" dump "$T/t.trace" >"$T/asan.out" 2>&1
