@@ -1,0 +1,2 @@
+#!/bin/sh
+exec sh "$srcdir/check-calc.sh" ./calc 100 201
