@@ -16,6 +16,8 @@ static const struct {
     { "config", cmd_config },
     { "dump", cmd_dump },
     { "tree", cmd_tree },
+    { "select", cmd_select },
+    { "residual", cmd_residual },
 };
 
 static void usage(FILE *out)
@@ -36,6 +38,10 @@ static void usage(FILE *out)
           "  dump TRACE [--thread N] [--raw]\n"
           "                          the event stream of a trace (PATHPROF_ANALYZER=trace),\n"
           "                          one line per event with its activation depth\n"
+          "  select PROFILE [--cover F]\n"
+          "                          the interesting paths for a PPP build (ppp=FILE)\n"
+          "  residual TEST_PROFILE PROD_PROFILE [--top N] [--json]\n"
+          "                          paths that ran in one profile and never in the other\n"
           "  config --cflags | --libs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
           "      gcc $(pathprof config --cflags) -O2 prog.c $(pathprof config --libs)\n"
@@ -57,7 +63,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, dump, config)");
+        return usage_error("which command? (report, show, tree, dot, dump, select, residual, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -74,5 +80,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, dump, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, dump, select, residual, config)", argv[1]);
 }

@@ -19,6 +19,8 @@ int cmd_dot(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_select(int argc, char **argv);   /* select.c: PPP's interesting paths */
+int cmd_residual(int argc, char **argv); /* residual.c */
 
 /* "pathprof: FILE: MSG" on stderr, control bytes replaced: one line. */
 void error_in_file(const char *file, const char *msg);
