@@ -1,6 +1,7 @@
 /* options.cc - parsing and checking the plugin arguments. */
 #include "gcc-headers.h"
 #include "options.h"
+#include "ppp-plan.h"
 
 #include <fnmatch.h>
 #include <string.h>
@@ -162,9 +163,11 @@ parse_one (const char *key, const char *value)
              "one or more globs separated by %<:%>", key);
       return false;
     }
+  if (!strcmp (key, "ppp") || !strcmp (key, "ppp-others"))
+    return pp_ppp_parse_option (key, value);
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify", key);
+         "exclude, include-file, exclude-file, verbose, verify, ppp, ppp-others", key);
   return false;
 }
 
@@ -180,7 +183,7 @@ pp_parse_options (int argc, struct plugin_argument *argv)
              "only; in stream mode the oracle is the %<trace%> analyzer");
       ok = false;
     }
-  return ok;
+  return ok && pp_ppp_options_done ();
 }
 
 bool

@@ -19,6 +19,8 @@
 #include "metadata.h"
 #include "probes.h"
 #include "callee-flags.h"
+#include "ppp-plan.h"
+#include "ppp-probe.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -156,6 +158,7 @@ execute_pathprof (void)
         }
       push_cfun (fn);
       fn_plan *p = new fn_plan;
+      pp_ppp_choice ppp;
       p->node = node;
       if (!pp_build_dag (&p->dag))
         {
@@ -172,6 +175,19 @@ execute_pathprof (void)
           if (p->dag.has_resume)
             p->lay.flags |= PATHPROF_FN_RESUME;
           ncounters += (uint64_t) p->dag.npaths;
+        }
+      else if (pp_ppp_enabled ()
+               && (ppp = pp_ppp_plan (&p->dag, &p->lay)) != PP_PPP_PLAIN)
+        {
+          if (ppp != PP_PPP_NUMBERED)
+            {
+              pop_cfun ();
+              delete p;
+              continue;
+            }
+          /* N counters by PPP number, then the hash slot of the others.  */
+          p->lay.flags = PATHPROF_FN_PPP | (atomic ? PATHPROF_FN_ATOMIC : 0);
+          ncounters += p->lay.ppp_size + 1;
         }
       else if (p->dag.npaths > pp_opts.hash_threshold)
         {
@@ -212,7 +228,15 @@ execute_pathprof (void)
       if (pp_opts.verbose)
         describe (*p);
       pp_meta_add_function (&p->dag, &p->lay);
-      pp_instrument (&p->dag, &p->lay, counters);
+      if (p->lay.flags & PATHPROF_FN_PPP)
+        {
+          pp_dag packed;
+          pp_ppp_pack (&p->dag, &p->lay, &packed);
+          pp_instrument (&packed, &p->lay, counters);
+          pp_ppp_expand (&p->lay, counters);
+        }
+      else
+        pp_instrument (&p->dag, &p->lay, counters);
       pp_expand_emits ();
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
