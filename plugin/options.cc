@@ -1,7 +1,6 @@
 /* options.cc - parsing and checking the plugin arguments. */
 #include "gcc-headers.h"
 #include "options.h"
-#include "ppp-plan.h"
 
 #include <fnmatch.h>
 #include <string.h>
@@ -16,7 +15,8 @@ struct pp_options pp_opts = {
   PP_CONST_CALLS_USER,
   false,
   false,
-  NULL, NULL, NULL, NULL
+  NULL, NULL, NULL, NULL,
+  NULL, false                  /* ppp_file, ppp_others_none */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -163,8 +163,28 @@ parse_one (const char *key, const char *value)
              "one or more globs separated by %<:%>", key);
       return false;
     }
-  if (!strcmp (key, "ppp") || !strcmp (key, "ppp-others"))
-    return pp_ppp_parse_option (key, value);
+  if (!strcmp (key, "ppp"))
+    {
+      if (value && *value)
+        {
+          pp_opts.ppp_file = value;
+          return true;
+        }
+      error ("pathprof: plugin argument %<ppp%> needs a file of interesting "
+             "paths (%<pathprof select PROFILE > FILE%> writes one)");
+      return false;
+    }
+  if (!strcmp (key, "ppp-others"))
+    {
+      if (value && (!strcmp (value, "blpp") || !strcmp (value, "none")))
+        {
+          pp_opts.ppp_others_none = !strcmp (value, "none");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<ppp-others%>; "
+             "use %<blpp%> or %<none%>", value ? value : "");
+      return false;
+    }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
          "exclude, include-file, exclude-file, verbose, verify, ppp, ppp-others", key);
@@ -183,7 +203,13 @@ pp_parse_options (int argc, struct plugin_argument *argv)
              "only; in stream mode the oracle is the %<trace%> analyzer");
       ok = false;
     }
-  return ok && pp_ppp_options_done ();
+  if (ok && pp_opts.ppp_file && pp_opts.mode == PP_MODE_STREAM)
+    {
+      error ("pathprof: plugin argument %<ppp%> works in %<mode=count%> only "
+             "for now");
+      ok = false;
+    }
+  return ok;
 }
 
 bool

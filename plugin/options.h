@@ -29,6 +29,9 @@ struct pp_options {
   const char *exclude;
   const char *include_file;
   const char *exclude_file;
+  /* ppp=FILE (NULL: no PPP) and ppp-others=none (ppp-plan.cc).  */
+  const char *ppp_file;
+  bool ppp_others_none;
 };
 
 extern struct pp_options pp_opts;

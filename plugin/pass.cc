@@ -233,7 +233,7 @@ execute_pathprof (void)
           pp_dag packed;
           pp_ppp_pack (&p->dag, &p->lay, &packed);
           pp_instrument (&packed, &p->lay, counters);
-          pp_ppp_expand (&p->lay, counters);
+          pp_ppp_expand (&p->lay, counters, pp_hash_count_decl ());
         }
       else
         pp_instrument (&p->dag, &p->lay, counters);
@@ -294,7 +294,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
              gcc_version.basever, version->basever);
       return 1;
     }
-  if (!pp_parse_options (info->argc, info->argv))
+  if (!pp_parse_options (info->argc, info->argv) || !pp_ppp_read_file ())
     return 1;
   static struct plugin_info plugin_info = {
     "1", "pathprof: Ball-Larus path profiling (see pathprof --help)"

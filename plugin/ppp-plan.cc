@@ -19,54 +19,16 @@
 
 #include <algorithm>
 
-static const char *ppp_file;
-static bool others_none;
-
-bool
-pp_ppp_parse_option (const char *key, const char *value)
-{
-  if (!strcmp (key, "ppp"))
-    {
-      if (value && *value)
-        {
-          ppp_file = value;
-          return true;
-        }
-      error ("pathprof: plugin argument %<ppp%> needs a file of interesting "
-             "paths (%<pathprof select PROFILE > FILE%> writes one)");
-      return false;
-    }
-  if (value && !strcmp (value, "blpp"))
-    others_none = false;
-  else if (value && !strcmp (value, "none"))
-    others_none = true;
-  else
-    {
-      error ("pathprof: bad value %qs for plugin argument %<ppp-others%>; "
-             "use %<blpp%> or %<none%>", value ? value : "");
-      return false;
-    }
-  return true;
-}
-
-bool
-pp_ppp_options_done (void)
-{
-  if (!ppp_file)
-    return true;
-  if (pp_stream_mode ())
-    {
-      error ("pathprof: plugin argument %<ppp%> works in %<mode=count%> only "
-             "for now");
-      return false;
-    }
-  return pp_ppp_load (ppp_file);
-}
-
 bool
 pp_ppp_enabled (void)
 {
-  return ppp_file != NULL;
+  return pp_opts.ppp_file != NULL;
+}
+
+bool
+pp_ppp_read_file (void)
+{
+  return !pp_opts.ppp_file || pp_ppp_load (pp_opts.ppp_file);
 }
 
 pp_ppp_choice
@@ -88,14 +50,15 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
           error_at (loc, "pathprof: function %qs changed since its interesting "
                     "paths were selected: %s:%u gives checksum %s, this build "
                     "has %s; select them again from a profile of this build "
-                    "(%<pathprof select%>)", name, ppp_file, old->line, want, have);
+                    "(%<pathprof select%>)", name, pp_opts.ppp_file, old->line, want, have);
           return PP_PPP_FAILED;
         }
       if (pp_opts.verbose)
         inform (loc, "pathprof: %qs has no interesting paths in %s: %s", name,
-                ppp_file, others_none ? "not instrumented (ppp-others=none)"
+                pp_opts.ppp_file, pp_opts.ppp_others_none
+                                      ? "not instrumented (ppp-others=none)"
                                       : "plain Ball-Larus counting");
-      return others_none ? PP_PPP_SKIP : PP_PPP_PLAIN;
+      return pp_opts.ppp_others_none ? PP_PPP_SKIP : PP_PPP_PLAIN;
     }
   /* Both registers travel in one word (pp_ppp_pack): the Ball-Larus ID
      must fit in its low 32 bits.  */
@@ -122,7 +85,7 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
   if (!pp_ppp_number ((int) dag->nodes.size (), edges, e->ids, &r, &why))
     {
       error_at (loc, "pathprof: %s:%u: function %qs: %s (it has %llu paths); "
-                "the file does not belong to this build", ppp_file, e->line,
+                "the file does not belong to this build", pp_opts.ppp_file, e->line,
                 name, why.c_str (), (unsigned long long) dag->npaths);
       return PP_PPP_FAILED;
     }

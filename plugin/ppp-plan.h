@@ -7,12 +7,10 @@
 struct pp_dag;
 struct pp_layout;
 
-/* The arguments ppp=FILE and ppp-others=blpp|none; false after error ().
-   pp_ppp_options_done reads FILE once every argument is known.  */
-bool pp_ppp_parse_option (const char *key, const char *value);
-bool pp_ppp_options_done (void);
-/* True when ppp=FILE was given.  */
+/* True when ppp=FILE was given (options.cc parses ppp and ppp-others).  */
 bool pp_ppp_enabled (void);
+/* Reads FILE once the arguments are parsed; false after error ().  */
+bool pp_ppp_read_file (void);
 
 enum pp_ppp_choice {
   PP_PPP_NUMBERED,   /* cfun has interesting paths: lay's ppp fields set */

@@ -18,7 +18,6 @@
 #include "gcc-headers.h"
 #include "ppp-probe.h"
 #include "metadata.h"
-#include "probes.h"
 #include "pathprof-abi.h"
 
 #include <vector>
@@ -79,7 +78,8 @@ ssa (const char *what)
 }
 
 static void
-expand_one (gcall *call, const pp_layout *lay, tree counters, tree table)
+expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
+            tree hash_count)
 {
   tree v = gimple_call_arg (call, 0);
   basic_block bb = gimple_bb (call);
@@ -152,12 +152,12 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table)
   tree slot = build_fold_addr_expr (
       build4 (ARRAY_REF, uint64_type_node, counters,
               cst (lay->counter_offset + lay->ppp_size), NULL_TREE, NULL_TREE));
-  gsi_insert_after (&m, gimple_build_call (pp_hash_count_decl (), 2, slot, b),
+  gsi_insert_after (&m, gimple_build_call (hash_count, 2, slot, b),
                     GSI_NEW_STMT);
 }
 
 void
-pp_ppp_expand (const pp_layout *lay, tree counters)
+pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count)
 {
   if (!placeholder_decl || !(lay->flags & PATHPROF_FN_PPP))
     return;
@@ -173,5 +173,5 @@ pp_ppp_expand (const pp_layout *lay, tree counters)
     return;
   tree table = table_var (lay);
   for (size_t i = 0; i < calls.size (); i++)
-    expand_one (calls[i], lay, counters, table);
+    expand_one (calls[i], lay, counters, table, hash_count);
 }

@@ -9,7 +9,8 @@ struct pp_layout;
    probe.  */
 void pp_ppp_count_word (gimple_seq *seq, tree v);
 
-/* Expands every placeholder of cfun, laid out as LAY in COUNTERS.  */
-void pp_ppp_expand (const pp_layout *lay, tree counters);
+/* Expands every placeholder of cfun, laid out as LAY in COUNTERS; the
+   others go to HASH_COUNT, the runtime's __pathprof_hash_count.  */
+void pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count);
 
 #endif
