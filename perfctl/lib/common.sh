@@ -32,6 +32,9 @@ cflags_of() {
         count) echo "$PP_CFLAGS ${PERFCTL_OPT:-}" ;;
         count-atomic) echo "$PP_CFLAGS -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
         stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
+        # PPP: the interesting paths perfctl selected from a count run
+        # (perfctl's ppp_train); verbose prints each function's Lambda.
+        ppp) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-verbose ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -40,7 +43,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|ppp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
