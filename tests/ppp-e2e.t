@@ -85,6 +85,16 @@ pp_cc res-none residual.c -O2 -fplugin-arg-pathprof-ppp=res.txt -fplugin-arg-pat
     pp_run res-none.pp ./res-none "abc XY!"
 lacks "$("$PP_CLI" report --json res-none.pp)" '"name":"rare"' \
     "ppp-others=none: rare, without interesting paths, is not instrumented"
+# Residual profiling through the PPP build trained on every tested path:
+# the paths it did not count as interesting are exactly those the tests
+# never ran (set difference of the two Ball-Larus profiles).
+counts res.pp >/dev/null
+is "$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+        for my $f (@{ $d->{functions} }) { my $ppp = grep { $_ eq "ppp" } @{ $f->{flags} };
+            for (@{ $f->{paths} }) { print "$f->{name} $f->{file} $_->{id}\n"
+                if !$ppp || !defined $_->{ppp_number} } }' <res-atomic.pp.json | sort)" \
+    "$(perl "$ORACLE" only res-prod.pp.json res.pp.json | sort)" \
+    "residual through PPP: paths without a PPP number == paths the tests never ran"
 cli_run residual res.pp res-atomic.pp
 like "$OUT" "^#[0-9]+  rare \(residual.c:[0-9]+\)  path 0$" \
     "residual: a PPP production profile against the BLPP test profile finds rare()"
