@@ -99,6 +99,19 @@ cli_run residual res.pp res-atomic.pp
 like "$OUT" "^#[0-9]+  rare \(residual.c:[0-9]+\)  path 0$" \
     "residual: a PPP production profile against the BLPP test profile finds rare()"
 
+# C++ exceptions: paths that end on an EH edge are counted at the
+# landing pad, through the same PPP probe.
+TR=$TAP_ROOT/tests/trace/programs/throw_recursive.cc
+if command -v g++ >/dev/null && PP_GCC=g++ pp_cc tr "$TR" -O2 && pp_run tr.pp ./tr; then
+    cli_run select tr.pp --cover 0.5
+    printf '%s\n' "$OUT" >tr.txt
+    PP_GCC=g++ pp_cc tr-ppp "$TR" -O2 -fplugin-arg-pathprof-ppp=tr.txt && pp_run tr-ppp.pp ./tr-ppp
+    is "$(cat tr-ppp.pp.stdout)" "$(cat tr.pp.stdout)" "C++ throw_recursive: same output with PPP"
+    is "$(counts tr-ppp.pp)" "$(counts tr.pp)" "C++ throw_recursive, --cover 0.5: PPP counts == Ball-Larus counts"
+else
+    skip "throw_recursive did not build (no g++?)" 2
+fi
+
 # Bad files: the compiler stops and names what is wrong.
 ppp_fails() { # NAME REGEX FILE [ARGS]
     local name=$1 re=$2 file=$3; shift 3
