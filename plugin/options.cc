@@ -16,7 +16,7 @@ struct pp_options pp_opts = {
   false,
   false,
   NULL, NULL, NULL, NULL,
-  NULL, false                  /* ppp_file, ppp_others_none */
+  NULL, false, false           /* ppp_file, ppp_others_none, ppp_scope_hash */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -174,6 +174,17 @@ parse_one (const char *key, const char *value)
              "paths (%<pathprof select PROFILE > FILE%> writes one)");
       return false;
     }
+  if (!strcmp (key, "ppp-scope"))
+    {
+      if (value && (!strcmp (value, "all") || !strcmp (value, "hash")))
+        {
+          pp_opts.ppp_scope_hash = !strcmp (value, "hash");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<ppp-scope%>; "
+             "use %<all%> or %<hash%>", value ? value : "");
+      return false;
+    }
   if (!strcmp (key, "ppp-others"))
     {
       if (value && (!strcmp (value, "blpp") || !strcmp (value, "none")))
@@ -187,7 +198,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, ppp, ppp-others", key);
+         "exclude, include-file, exclude-file, verbose, verify, ppp, ppp-others, ppp-scope", key);
   return false;
 }
 

@@ -60,6 +60,15 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
                                       : "plain Ball-Larus counting");
       return pp_opts.ppp_others_none ? PP_PPP_SKIP : PP_PPP_PLAIN;
     }
+  /* ppp-scope=hash: PPP only where Ball-Larus counting would hash (the
+     paper's motivation); an array count is cheaper than the PPP probe.  */
+  if (pp_opts.ppp_scope_hash && dag->npaths <= pp_opts.hash_threshold)
+    {
+      if (pp_opts.verbose)
+        inform (loc, "pathprof: %qs: its paths fit an array: plain Ball-Larus "
+                "counting (ppp-scope=hash)", name);
+      return PP_PPP_PLAIN;
+    }
   /* Both registers travel in one word (pp_ppp_pack): the Ball-Larus ID
      must fit in its low 32 bits.  */
   if (dag->npaths > ((unsigned __int128) 1 << 32))

@@ -57,6 +57,16 @@ like "$OUT" "^paths      40001 executed \(array updates 40001, hash updates 0\)$
 like "$OUT" "^ppp        preferential path profile: 2 functions with 1027 interesting paths; 40001 runs of interesting paths counted by PPP number, 0 of other paths" \
     "trained on the same input: 1024 + 3 interesting paths, no other"
 
+# ppp-scope=hash: PPP only where Ball-Larus counting would hash. With
+# hash-threshold=100, mix (1024 paths) is numbered preferentially, main
+# (8 paths) counts in a plain array; the counts stay those of count.
+pp_cc scope branchy.c -O2 -fplugin-arg-pathprof-ppp=int-O2-0.5.txt -fplugin-arg-pathprof-ppp-scope=hash \
+    -fplugin-arg-pathprof-hash-threshold=100 && pp_run scope.pp ./scope 0x3ff
+is "$(counts scope.pp)" "$(counts bl-O2.pp)" "ppp-scope=hash: counts == Ball-Larus counts"
+cli_run report scope.pp
+like "$OUT" "  mix \(branchy.c:[0-9]+\)  \[ppp\]" "ppp-scope=hash: mix (1024 paths > 100) has PPP numbering"
+like "$OUT" "  main \(branchy.c:[0-9]+\)$" "ppp-scope=hash: main (8 paths) counts in a plain array"
+
 # Verify mode: the direct edge counters equal the edges of the PPP path
 # counts (the oracle of tests/cli-e2e.t), in a two-file program.
 pp_cc ab a.c -O2 b.c && pp_run ab.pp ./ab

@@ -16,7 +16,9 @@
 #   ppp                  preferential path profiling (ppp=FILE) trained on a
 #                        count run of the same workload: the hottest paths
 #                        covering PERFCTL_PPP_COVER (0.99) of the flow
-BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp stream"
+#   ppp-hash             the same with ppp-scope=hash: PPP only in functions
+#                        count would hash, plain array counting elsewhere
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash stream"
 PERFCTL_PPP_COVER=${PERFCTL_PPP_COVER:-0.99}
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
@@ -77,7 +79,7 @@ gen_input() {
 # Every configuration perfctl knows by name. `perfctl list` prints them.
 # A later issue adds a configuration here (a build and its environment).
 KS="1 2 3 4 6 8 11 16"
-DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-pruned-16 ksf-fanout"
+DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-pruned-16 ksf-fanout"
 # ksf-pruned: the ksf-pruned analyzer (bounded memory) at k = PERFCTL_PRUNE_K
 # within PATHPROF_PRUNE = PERFCTL_PRUNE bytes per analyzer thread.
 PERFCTL_PRUNE=${PERFCTL_PRUNE:-16M}
@@ -97,7 +99,7 @@ config_build() {
     esac
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
-        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp) echo "$c" ;;
+        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp|ppp-hash) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         *) echo "" ;;
