@@ -144,6 +144,10 @@ ppp_fails "a line with 5 fields: error naming file and line" "fields.txt:2: 5 fi
 printf 'hello\n' >notppp.txt
 ppp_fails "not an interesting-paths file" "notppp.txt:1: not an interesting-paths file" notppp.txt
 ppp_fails "a missing file" "cannot read the interesting paths .nosuch.txt." nosuch.txt
+ppp_fails "ppp-scope=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-scope.; use .all. or .hash." \
+    res.txt -fplugin-arg-pathprof-ppp-scope=bogus
+ppp_fails "ppp-others=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-others.; use .blpp. or .none." \
+    res.txt -fplugin-arg-pathprof-ppp-others=bogus
 ppp_fails "stream mode: refused" "argument .ppp. works in .mode=count. only" res.txt \
     -fplugin-arg-pathprof-mode=stream
 done_testing
