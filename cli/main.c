@@ -20,6 +20,8 @@ static const struct {
     { "diff", cmd_diff },
     { "html", cmd_html },
     { "wpp", cmd_wpp },
+    { "select", cmd_select },
+    { "residual", cmd_residual },
 };
 
 static void usage(FILE *out)
@@ -48,6 +50,10 @@ static void usage(FILE *out)
           "  wpp FILE [--expand] [--hot [--all]] [--json]\n"
           "                          whole program paths (PATHPROF_ANALYZER=wpp): summary,\n"
           "                          hot subpaths as source lines, the streams expanded\n"
+          "  select PROFILE [--cover F]\n"
+          "                          the interesting paths for a PPP build (ppp=FILE)\n"
+          "  residual TEST_PROFILE PROD_PROFILE [--top N] [--json]\n"
+          "                          paths that ran in one profile and never in the other\n"
           "  config --cflags | --libs | --specs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
           "      gcc -specs=$(pathprof config --specs) -O2 prog.c\n"
@@ -69,7 +75,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, wpp, config)");
+        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, wpp, select, residual, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -86,5 +92,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, wpp, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, wpp, select, residual, config)", argv[1]);
 }

@@ -57,8 +57,8 @@ fnv (uint64_t h, const void *p, size_t n)
 
 /* Identifies this build of the function: its name, the DAG's shape and its
    numbering, so that a profile can be matched to the right code.  */
-static uint64_t
-dag_checksum (const char *name, const pp_dag *dag)
+uint64_t
+pp_meta_checksum (const char *name, const pp_dag *dag)
 {
   uint64_t h = fnv (0xcbf29ce484222325ULL, name, strlen (name));
   for (size_t i = 0; i < dag->nodes.size (); i++)
@@ -81,25 +81,32 @@ decoder_order (const pp_edge &a, const pp_edge &b)
   return a.val < b.val;
 }
 
-void
-pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
+const char *
+pp_meta_function_name (void)
 {
   tree decl = current_function_decl;
   /* Nested functions of one file may share a source name; their assembler
      names (inner.0, inner.1) tell them apart.  */
-  const char *name = decl_function_context (decl)
-                         ? IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl))
-                         : function_name (cfun);
+  return decl_function_context (decl)
+             ? IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl))
+             : function_name (cfun);
+}
+
+void
+pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
+{
+  tree decl = current_function_decl;
+  const char *name = pp_meta_function_name ();
   put32 (&directory, pp_string_index (name));
   put32 (&directory, pp_string_index (DECL_SOURCE_FILE (decl)));
-  put64 (&directory, dag_checksum (name, dag));
+  put64 (&directory, pp_meta_checksum (name, dag));
   put32 (&directory, lay->flags);
   put32 (&directory, (uint32_t) DECL_SOURCE_LINE (decl));
   put64 (&directory, (uint64_t) dag->npaths);
   put64 (&directory, lay->counter_offset);
   put64 (&directory, lay->verify_offset);
   put32 (&directory, (uint32_t) lay->verify_nodes.size ());
-  put32 (&directory, 0);
+  put32 (&directory, (lay->flags & PATHPROF_FN_PPP) ? (uint32_t) lay->ppp_size : 0);
   put64 (&directory, 0);  /* detail_offset, patched in pp_meta_finish */
   detail_pos.push_back (details.size ());
   nfuncs++;
@@ -132,6 +139,9 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
       put32 (&details, (uint32_t) lay->verify_nodes[i].first);
       put32 (&details, (uint32_t) lay->verify_nodes[i].second);
     }
+  if (lay->flags & PATHPROF_FN_PPP)
+    for (size_t i = 0; i < lay->ppp_table.size (); i++)
+      put64 (&details, lay->ppp_table[i]);
 }
 
 tree

@@ -16,7 +16,16 @@ struct pp_layout {
   uint32_t fn_index;                  /* index in the TU directory */
   std::vector<edge> verify_edges;     /* real CFG edges counted directly */
   std::vector<std::pair<int, int> > verify_nodes;  /* their DAG nodes */
+  /* PATHPROF_FN_PPP (ppp-plan.cc): N, the Ball-Larus ID of each PPP
+     number, and per DAG edge the PPP increment.  */
+  uint64_t ppp_size;
+  std::vector<uint64_t> ppp_table;
+  std::vector<uint64_t> ppp_inc;
 };
+
+/* The name the directory records for cfun, and its CFG checksum.  */
+const char *pp_meta_function_name (void);
+uint64_t pp_meta_checksum (const char *name, const pp_dag *dag);
 
 /* Appends the directory entry and detail record of cfun.  */
 void pp_meta_add_function (const pp_dag *dag, const pp_layout *lay);

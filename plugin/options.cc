@@ -16,7 +16,8 @@ struct pp_options pp_opts = {
   false,
   false,
   false,
-  NULL, NULL, NULL, NULL
+  NULL, NULL, NULL, NULL,
+  NULL, false, false           /* ppp_file, ppp_others_none, ppp_scope_hash */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -177,9 +178,42 @@ parse_one (const char *key, const char *value)
              "one or more globs separated by %<:%>", key);
       return false;
     }
+  if (!strcmp (key, "ppp"))
+    {
+      if (value && *value)
+        {
+          pp_opts.ppp_file = value;
+          return true;
+        }
+      error ("pathprof: plugin argument %<ppp%> needs a file of interesting "
+             "paths (%<pathprof select PROFILE > FILE%> writes one)");
+      return false;
+    }
+  if (!strcmp (key, "ppp-scope"))
+    {
+      if (value && (!strcmp (value, "all") || !strcmp (value, "hash")))
+        {
+          pp_opts.ppp_scope_hash = !strcmp (value, "hash");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<ppp-scope%>; "
+             "use %<all%> or %<hash%>", value ? value : "");
+      return false;
+    }
+  if (!strcmp (key, "ppp-others"))
+    {
+      if (value && (!strcmp (value, "blpp") || !strcmp (value, "none")))
+        {
+          pp_opts.ppp_others_none = !strcmp (value, "none");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<ppp-others%>; "
+             "use %<blpp%> or %<none%>", value ? value : "");
+      return false;
+    }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, sampling", key);
+         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, ppp-scope", key);
   return false;
 }
 
@@ -200,6 +234,19 @@ pp_parse_options (int argc, struct plugin_argument *argv)
       error ("pathprof: plugin arguments %<verify%> and %<sampling=yes%> "
              "cannot be combined: the direct edge counts would be sampled "
              "too and no longer an oracle");
+      ok = false;
+    }
+  if (ok && pp_opts.ppp_file && pp_opts.sampling)
+    {
+      error ("pathprof: plugin arguments %<ppp%> and %<sampling=yes%> "
+             "cannot be combined (yet): a sampled PPP build is not "
+             "implemented");
+      ok = false;
+    }
+  if (ok && pp_opts.ppp_file && pp_opts.mode == PP_MODE_STREAM)
+    {
+      error ("pathprof: plugin argument %<ppp%> works in %<mode=count%> only "
+             "for now");
       ok = false;
     }
   return ok;

@@ -32,6 +32,11 @@ struct pp_options {
   const char *exclude;
   const char *include_file;
   const char *exclude_file;
+  /* ppp=FILE (NULL: no PPP), ppp-others=none and ppp-scope=hash
+     (ppp-plan.cc).  */
+  const char *ppp_file;
+  bool ppp_others_none;
+  bool ppp_scope_hash;
 };
 
 extern struct pp_options pp_opts;

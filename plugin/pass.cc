@@ -20,6 +20,8 @@
 #include "probes.h"
 #include "callee-flags.h"
 #include "sampling.h"
+#include "ppp-plan.h"
+#include "ppp-probe.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -157,6 +159,7 @@ execute_pathprof (void)
         }
       push_cfun (fn);
       fn_plan *p = new fn_plan;
+      pp_ppp_choice ppp;
       p->node = node;
       if (!pp_build_dag (&p->dag))
         {
@@ -173,6 +176,19 @@ execute_pathprof (void)
           if (p->dag.has_resume)
             p->lay.flags |= PATHPROF_FN_RESUME;
           ncounters += (uint64_t) p->dag.npaths;
+        }
+      else if (pp_ppp_enabled ()
+               && (ppp = pp_ppp_plan (&p->dag, &p->lay)) != PP_PPP_PLAIN)
+        {
+          if (ppp != PP_PPP_NUMBERED)
+            {
+              pop_cfun ();
+              delete p;
+              continue;
+            }
+          /* N counters by PPP number, then the hash slot of the others.  */
+          p->lay.flags = PATHPROF_FN_PPP | (atomic ? PATHPROF_FN_ATOMIC : 0);
+          ncounters += p->lay.ppp_size + 1;
         }
       else if (p->dag.npaths > pp_opts.hash_threshold)
         {
@@ -228,7 +244,15 @@ execute_pathprof (void)
                     function_name (cfun), why);
         }
       pp_meta_add_function (&p->dag, &p->lay);
-      pp_instrument (&p->dag, &p->lay, counters);
+      if (p->lay.flags & PATHPROF_FN_PPP)
+        {
+          pp_dag packed;
+          pp_ppp_pack (&p->dag, &p->lay, &packed);
+          pp_instrument (&packed, &p->lay, counters);
+          pp_ppp_expand (&p->lay, counters, pp_hash_count_decl ());
+        }
+      else
+        pp_instrument (&p->dag, &p->lay, counters);
       if (dual)
         pp_sampling_instrumented (dual);
       pp_expand_emits ();
@@ -290,7 +314,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
              gcc_version.basever, version->basever);
       return 1;
     }
-  if (!pp_parse_options (info->argc, info->argv))
+  if (!pp_parse_options (info->argc, info->argv) || !pp_ppp_read_file ())
     return 1;
   static struct plugin_info plugin_info = {
     "1", "pathprof: Ball-Larus path profiling (see pathprof --help)"

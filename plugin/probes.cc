@@ -14,6 +14,7 @@
 #include "metadata.h"
 #include "options.h"
 #include "pathprof-abi.h"
+#include "ppp-probe.h"
 
 #include <algorithm>
 #include <map>
@@ -38,6 +39,7 @@ struct emitter {
   bool atomic;
   bool hash;
   bool stream;
+  bool ppp;            /* preferential numbering: ppp-probe.cc counts */
   uint32_t fn_index;   /* the function's index in the TU directory */
 };
 
@@ -91,7 +93,7 @@ bump (const emitter *em, gimple_seq *seq, tree index)
 uint64_t
 path_base (const emitter *em)
 {
-  return em->hash ? 0 : em->lay->counter_offset;
+  return em->hash || em->ppp ? 0 : em->lay->counter_offset;
 }
 
 /* Loads bases[WHICH] of the TU (stream mode): 0 the path base, 1 the
@@ -123,6 +125,11 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
     {
       v = add_const (seq, v, ret ? PATHPROF_EV_RET : 0);
       pp_emit_word (seq, add_ssa (seq, load_base (em, seq, 0), v));
+      return;
+    }
+  if (em->ppp)
+    {
+      pp_ppp_count_word (seq, v);
       return;
     }
   if (!em->hash)
@@ -372,8 +379,8 @@ reverse_post_order (void)
 
 static tree hash_fn_decl;
 
-static tree
-hash_fn (void)
+tree
+pp_hash_count_decl (void)
 {
   if (hash_fn_decl)
     return hash_fn_decl;
@@ -398,8 +405,9 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.counters = counters;
   em.atomic = (lay->flags & PATHPROF_FN_ATOMIC) != 0;
   em.hash = (lay->flags & PATHPROF_FN_HASH) != 0;
-  em.hash_fn = em.hash ? hash_fn () : NULL_TREE;
+  em.hash_fn = em.hash ? pp_hash_count_decl () : NULL_TREE;
   em.stream = (lay->flags & PATHPROF_FN_STREAM) != 0;
+  em.ppp = (lay->flags & PATHPROF_FN_PPP) != 0;
   em.fn_index = lay->fn_index;
   bool resume_fn = (lay->flags & PATHPROF_FN_RESUME) != 0;
 

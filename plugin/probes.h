@@ -15,6 +15,9 @@ void pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters);
    path and cold slow path (docs/streaming.md, section 3).  */
 void pp_emit_word (gimple_seq *seq, tree ev);
 
+/* The runtime's __pathprof_hash_count, declared once per TU.  */
+tree pp_hash_count_decl (void);
+
 /* Expands every placeholder of cfun.  */
 void pp_expand_emits (void);
 

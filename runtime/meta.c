@@ -12,7 +12,7 @@ enum {
     HDR_MAGIC = 0, HDR_VERSION = 4, HDR_NFUNCS = 8, HDR_NSTRINGS = 12,
     HDR_STRTAB = 16, HDR_NCOUNTERS = 24,
     FN_FILE = 4, FN_FLAGS = 16, FN_NPATHS = 24, FN_COUNTER_OFF = 32,
-    FN_VERIFY_OFF = 40, FN_NVERIFY = 48, FN_DETAIL_OFF = 56,
+    FN_VERIFY_OFF = 40, FN_NVERIFY = 48, FN_PPP_SIZE = 52, FN_DETAIL_OFF = 56,
 };
 
 static const unsigned char *dirent(const unsigned char *blob, uint32_t i)
@@ -38,6 +38,34 @@ void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn
     fn->counter_offset = pprt_get_u64(d + FN_COUNTER_OFF);
     fn->verify_offset = pprt_get_u64(d + FN_VERIFY_OFF);
     fn->nverify = pprt_get_u32(d + FN_NVERIFY);
+    fn->ppp_size = pprt_get_u32(d + FN_PPP_SIZE);
+}
+
+/* Skips COUNT records of SIZE bytes after a u32 count at *POS; -1 when
+ * they do not fit in LEN. */
+static int skip_records(const unsigned char *blob, uint64_t len, uint64_t *pos, uint64_t size)
+{
+    if (*pos > len || len - *pos < 4)
+        return -1;
+    uint64_t n = pprt_get_u32(blob + *pos);
+    *pos += 4;
+    if (n > (len - *pos) / size)
+        return -1;
+    *pos += n * size;
+    return 0;
+}
+
+const unsigned char *pprt_meta_ppp_table(const unsigned char *blob, uint64_t len, uint32_t i)
+{
+    struct pprt_meta_fn fn;
+    uint64_t pos = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+    pprt_meta_fn(blob, i, &fn);
+    if (skip_records(blob, len, &pos, PATHPROF_META_NODE_SIZE) != 0 ||
+        skip_records(blob, len, &pos, PATHPROF_META_EDGE_SIZE) != 0 ||
+        skip_records(blob, len, &pos, PATHPROF_META_VERIFY_SIZE) != 0 ||
+        fn.ppp_size > (len - pos) / 8)
+        return NULL;
+    return blob + pos;
 }
 
 /* Marks [off, off+n) used in BITS; -1 if a counter was already used. */
@@ -112,7 +140,21 @@ int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
         if (fn.flags & PATHPROF_FN_STREAM)
             FAIL("function %u has the STREAM flag: a stream-mode TU registered "
                  "as a counting one", i);
-        if (fn.flags & PATHPROF_FN_HASH) {
+        if (fn.flags & PATHPROF_FN_PPP) {
+            /* N counters by PPP number and the others' hash slot. */
+            if (fn.flags & PATHPROF_FN_HASH)
+                FAIL("function %u has both the PPP and the HASH flag", i);
+            if (fn.counter_offset > ncounters || fn.ppp_size >= ncounters - fn.counter_offset)
+                FAIL("function %u: PPP counters [%llu, +%u + 1) exceed ncounters %llu", i,
+                     (unsigned long long)fn.counter_offset, fn.ppp_size,
+                     (unsigned long long)ncounters);
+            if (claim(bits, fn.counter_offset, (uint64_t)fn.ppp_size + 1) != 0)
+                FAIL("function %u: PPP counters [%llu, +%u + 1) overlap other counters", i,
+                     (unsigned long long)fn.counter_offset, fn.ppp_size);
+            if (pprt_meta_ppp_table(blob, len, i) == NULL)
+                FAIL("function %u: its PPP table of %u IDs does not fit in the metadata", i,
+                     fn.ppp_size);
+        } else if (fn.flags & PATHPROF_FN_HASH) {
             if (fn.counter_offset >= ncounters)
                 FAIL("function %u: hash slot %llu is not below ncounters %llu", i,
                      (unsigned long long)fn.counter_offset,

@@ -18,6 +18,7 @@ struct pprt_meta_fn {
     uint64_t counter_offset; /* hash mode: the one slot */
     uint64_t verify_offset;  /* VERIFY: [verify_offset, +nverify) */
     uint32_t nverify;
+    uint32_t ppp_size;       /* PPP: N counters at counter_offset, hash slot at +N */
 };
 
 /* Checks that the blob can be walked safely and that every counter range
@@ -42,6 +43,12 @@ struct pprt_meta_range {
 int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
                            struct pprt_meta_range **ranges, char *why,
                            size_t why_size);
+
+/* A PPP function's table (docs/format.md): the Ball-Larus ID of each of
+ * its ppp_size numbers, little-endian u64s at the end of its detail
+ * record, or NULL when the record does not hold them within LEN bytes.
+ * pprt_meta_check checks every PPP function's table is there. */
+const unsigned char *pprt_meta_ppp_table(const unsigned char *blob, uint64_t len, uint32_t i);
 
 /* Only for blobs that passed pprt_meta_check or pprt_meta_check_stream. */
 uint32_t pprt_meta_nfuncs(const unsigned char *blob);

@@ -22,6 +22,12 @@
 #define PATHPROF_FN_STREAM 16u  /* stream mode: npaths IDs at counter_offset */
 #define PATHPROF_FN_RESUME 32u  /* has resume points: emits ENTER/RESUME */
 #define PATHPROF_FN_SAMPLED 64u /* sampling=yes: paths counted only in bursts */
+/* Preferential path profiling (ppp=FILE): the N interesting paths count at
+   [counter_offset, +N) by PPP number, the others by Ball-Larus ID in the
+   hash slot at counter_offset + N; N is the directory's ppp_size and the
+   detail record ends with the table of their Ball-Larus IDs. */
+#define PATHPROF_FN_PPP 1024u
+#define PATHPROF_PPP_HOLE 0xffffffffffffffffull /* a PPP number no path has */
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u

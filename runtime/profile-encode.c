@@ -82,6 +82,55 @@ static void encode_hash_fn(struct pprt_buf *b, const struct pprt_tu *tu,
     pprt_path_counts_free(&c);
 }
 
+static int by_path_id(const void *pa, const void *pb)
+{
+    const struct pprt_path_count *a = pa, *b = pb;
+    return (a->path_id > b->path_id) - (a->path_id < b->path_id);
+}
+
+/* A PPP function: its interesting paths' counts, found by PPP number and
+ * written under their Ball-Larus IDs (the table), with the uninteresting
+ * ones from the hash slot after the N counters, in one ascending list. */
+static void encode_ppp_fn(struct pprt_buf *b, const struct pprt_tu *tu, uint32_t i,
+                          const struct pprt_meta_fn *fn, struct totals *t)
+{
+    const unsigned char *table = pprt_meta_ppp_table(tu->meta, tu->meta_len, i);
+    struct pprt_path_counts c = {0};
+    uint64_t slot = __atomic_load_n(&tu->counters[fn->counter_offset + fn->ppp_size],
+                                    __ATOMIC_ACQUIRE);
+    pprt_hash_collect(slot, &c, &t->hash_lost);
+    size_t nhash = c.n;
+    struct pprt_path_counts all = {0};
+    all.v = malloc((nhash + fn->ppp_size + 1) * sizeof *all.v);
+    if (c.failed || !all.v || !table) {
+        b->failed = 1; /* a profile silently missing counts would mislead */
+        pprt_path_counts_free(&c);
+        free(all.v);
+        pprt_buf_u64(b, 0);
+        return;
+    }
+    for (size_t k = 0; k < nhash; k++) {
+        all.v[all.n++] = c.v[k];
+        t->hash_updates += c.v[k].count;
+    }
+    for (uint32_t p = 0; p < fn->ppp_size; p++) {
+        uint64_t count = load(&tu->counters[fn->counter_offset + p]);
+        if (count == 0)
+            continue;
+        all.v[all.n].path_id = pprt_get_u64(table + 8 * (size_t)p);
+        all.v[all.n++].count = count;
+        t->array_updates += count;
+    }
+    qsort(all.v, all.n, sizeof *all.v, by_path_id);
+    pprt_buf_u64(b, all.n);
+    for (size_t k = 0; k < all.n; k++) {
+        pprt_buf_u64(b, all.v[k].path_id);
+        pprt_buf_u64(b, all.v[k].count);
+    }
+    pprt_path_counts_free(&c);
+    free(all.v);
+}
+
 static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct totals *t)
 {
     size_t at = begin_section(b, PATHPROF_SECTION_TU);
@@ -92,7 +141,9 @@ static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct total
     for (uint32_t i = 0; i < nfuncs; i++) {
         struct pprt_meta_fn fn;
         pprt_meta_fn(tu->meta, i, &fn);
-        if (fn.flags & PATHPROF_FN_HASH)
+        if (fn.flags & PATHPROF_FN_PPP)
+            encode_ppp_fn(b, tu, i, &fn, t);
+        else if (fn.flags & PATHPROF_FN_HASH)
             encode_hash_fn(b, tu, &fn, t);
         else
             encode_array_fn(b, tu, &fn, t);

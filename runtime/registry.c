@@ -57,7 +57,13 @@ static void merge_counts(struct pprt_tu *dest, const struct pprt_tu *src)
     for (uint32_t i = 0; i < nfuncs; i++) {
         struct pprt_meta_fn fn;
         pprt_meta_fn(dest->meta, i, &fn);
-        if (fn.flags & PATHPROF_FN_HASH)
+        if (fn.flags & PATHPROF_FN_PPP) {
+            /* N counters by PPP number, then the others' hash slot. */
+            for (uint64_t c = fn.counter_offset; c < fn.counter_offset + fn.ppp_size; c++)
+                dest->counters[c] += src->counters[c];
+            pprt_hash_merge_slot(&dest->counters[fn.counter_offset + fn.ppp_size],
+                                 src->counters[fn.counter_offset + fn.ppp_size]);
+        } else if (fn.flags & PATHPROF_FN_HASH)
             pprt_hash_merge_slot(&dest->counters[fn.counter_offset],
                                  src->counters[fn.counter_offset]);
         else

@@ -21,7 +21,14 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_STREAM, "stream" },
     { PATHPROF_FN_RESUME, "resume" },
     { PATHPROF_FN_SAMPLED, "sampled" },
+    { PATHPROF_FN_PPP, "ppp" },
 };
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
 
 /* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */
 static void *zalloc(uint64_t n, size_t size, struct pp_error *err)
@@ -96,7 +103,7 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
     f->counter_offset = pp_take_u64(c);
     f->verify_offset = pp_take_u64(c);
     f->nverify = pp_take_u32(c);
-    (void)pp_take_u32(c); /* reserved */
+    f->ppp_size = pp_take_u32(c); /* reserved (0) unless PPP */
     *detail_offset = pp_take_u64(c);
 
     if (!string_index_ok(tu, name, false))
@@ -110,7 +117,14 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
 
     /* Not needed to read the counts, but a blob whose counters do not fit its
      * own counter array was not written by a working plugin. */
-    if (f->flags & PATHPROF_FN_HASH) {
+    if (f->flags & PATHPROF_FN_PPP) {
+        if (f->flags & PATHPROF_FN_HASH)
+            return pp_fail(err, "both the PPP and the HASH flag");
+        if (f->counter_offset > tu->ncounters || f->ppp_size >= tu->ncounters - f->counter_offset)
+            return pp_fail(err, "PPP counters [%" PRIu64 ", +%" PRIu32 " + 1) outside the %"
+                                PRIu64 " counters", f->counter_offset, f->ppp_size,
+                           tu->ncounters);
+    } else if (f->flags & PATHPROF_FN_HASH) {
         if (f->counter_offset >= tu->ncounters)
             return pp_fail(err, "hash slot %" PRIu64 " outside the %" PRIu64 " counters",
                            f->counter_offset, tu->ncounters);
@@ -219,6 +233,43 @@ static bool check_acyclic(const struct pp_func_meta *f, struct pp_error *err)
     return ok;
 }
 
+/* The PPP table at the end of the detail record (docs/format.md): each
+ * number's Ball-Larus ID, distinct and below npaths, or a hole. */
+static bool parse_ppp_table(struct pp_cursor *c, struct pp_func_meta *f, struct pp_error *err)
+{
+    uint32_t i;
+    uint64_t *sorted;
+
+    if (f->ppp_size > pp_cursor_left(c) / 8)
+        return pp_fail(err, "PPP table of %" PRIu32 " IDs does not fit in the %zu bytes left",
+                       f->ppp_size, pp_cursor_left(c));
+    f->ppp_table = zalloc(f->ppp_size, sizeof *f->ppp_table, err);
+    sorted = zalloc(f->ppp_size, sizeof *sorted, err);
+    if (!f->ppp_table || !sorted) {
+        free(sorted);
+        return false;
+    }
+    for (i = 0; i < f->ppp_size; i++) {
+        f->ppp_table[i] = pp_take_u64(c);
+        sorted[i] = f->ppp_table[i];
+        if (f->ppp_table[i] != PATHPROF_PPP_HOLE && f->ppp_table[i] >= f->npaths) {
+            free(sorted);
+            return pp_fail(err, "PPP number %" PRIu32 " stands for path %" PRIu64
+                                ", not below the %" PRIu64 " paths", i, f->ppp_table[i],
+                           f->npaths);
+        }
+    }
+    qsort(sorted, f->ppp_size, sizeof *sorted, cmp_u64);
+    for (i = 1; i < f->ppp_size; i++)
+        if (sorted[i] == sorted[i - 1] && sorted[i] != PATHPROF_PPP_HOLE) {
+            uint64_t id = sorted[i];
+            free(sorted);
+            return pp_fail(err, "two PPP numbers stand for path %" PRIu64, id);
+        }
+    free(sorted);
+    return true;
+}
+
 static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offset,
                          const struct pp_tu_meta *tu, struct pp_func_meta *f,
                          struct pp_error *err)
@@ -296,7 +347,7 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
             return pp_fail(err, "verify edge %" PRIu32 ": node number out of range (%" PRIu32
                                 " nodes)", i, f->nnodes);
     }
-    return true;
+    return (f->flags & PATHPROF_FN_PPP) ? parse_ppp_table(&c, f, err) : true;
 }
 
 void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f)
@@ -367,6 +418,7 @@ void meta_free(struct pp_tu_meta *tu)
             free(f->out_first);
             free(f->out_count);
             free(f->verify);
+            free(f->ppp_table);
             free(f->edge_closes_loop);
             free(f->node_start);
         }

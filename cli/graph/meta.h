@@ -10,7 +10,8 @@
  *   through out_first/out_count;
  * - the graph is acyclic;
  * - verify edges have src, dst < nnodes and their number matches the
- *   directory entry. */
+ *   directory entry;
+ * - a PPP function's table holds distinct IDs below npaths, or holes. */
 #ifndef PATHPROF_CLI_META_H
 #define PATHPROF_CLI_META_H
 
@@ -47,6 +48,9 @@ struct pp_func_meta {
     uint64_t counter_offset;
     uint64_t verify_offset;
     uint32_t nverify;
+    uint32_t ppp_size;    /* PPP: N, the PPP numbers of interesting paths */
+    uint64_t *ppp_table;  /* PPP: per number, the Ball-Larus ID or
+                             PATHPROF_PPP_HOLE; NULL otherwise */
 
     uint32_t nnodes;
     struct pp_node *nodes;
@@ -74,7 +78,7 @@ struct pp_flag_name {
     uint32_t bit;
     const char *name;
 };
-#define PP_NFLAG_NAMES 7
+#define PP_NFLAG_NAMES 8
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
 
 /* Adds "function I (NAME)" to ERR's context: F, the I-th function of its

@@ -14,6 +14,7 @@
 #include "read/kipf.h"
 #include "read/kprune.h"
 #include "read/sections.h"
+#include "graph/ppp.h"
 #include "out/text_out.h"
 
 static void out_not_exact(FILE *out, const struct pp_profile *p)
@@ -105,6 +106,36 @@ static void out_sampling(FILE *out, const struct pp_profile *p)
                      "seen in bursts, ~N the estimate of the full count\n", scale);
 }
 
+/* A PPP profile says so, and how its runs split between the interesting
+ * paths (counted in arrays by PPP number) and the others (by Ball-Larus
+ * ID in hash tables). */
+static void out_ppp(FILE *out, const struct pp_profile *p)
+{
+    size_t nfuncs = 0, i;
+    uint64_t ninteresting = 0, in = 0, other = 0, r;
+    uint32_t number;
+
+    for (i = 0; i < p->nfuncs; i++) {
+        const struct pp_func *f = &p->funcs[i];
+        if (!(f->meta->flags & PATHPROF_FN_PPP))
+            continue;
+        nfuncs++;
+        ninteresting += ppp_interesting(f->meta);
+        for (r = 0; r < f->nrecords; r++) {
+            if (ppp_number_of(f->meta, f->records[r].id, &number))
+                in += f->records[r].count;
+            else
+                other += f->records[r].count;
+        }
+    }
+    if (!nfuncs)
+        return;
+    fprintf(out, "ppp        preferential path profile: %zu functions with %" PRIu64
+                 " interesting paths; %" PRIu64 " runs of interesting paths counted by PPP "
+                 "number, %" PRIu64 " of other paths in those functions by Ball-Larus ID\n",
+            nfuncs, ninteresting, in, other);
+}
+
 static void out_header(FILE *out, const struct pp_profile *p)
 {
     uint64_t total = profile_total(p);
@@ -159,6 +190,7 @@ static void out_header(FILE *out, const struct pp_profile *p)
         fprintf(out, "functions  %zu instrumented\n", p->nfuncs);
     else
         fprintf(out, "functions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
+    out_ppp(out, p);
 }
 
 /* Whether the profile's BL path counts were recorded: always in count

@@ -10,6 +10,7 @@
 #include "out/json_out.h"
 #include "graph/meta.h"
 #include "graph/path.h"
+#include "graph/ppp.h"
 #include "pathprof-abi.h"
 #include "report.h"
 #include "read/section_status.h"
@@ -82,9 +83,17 @@ static void out_path(FILE *out, const struct pp_func_meta *m, const struct pp_pa
     for (i = 0; i < n; i++)
         fprintf(out, "%s[%" PRIu32 ",%" PRIu32 "]", i ? "," : "", s->edges[i].src_bb,
                 s->edges[i].dst_bb);
-    fprintf(out, "],\"start\":\"%s\",\"end\":\"%s\"}",
+    fprintf(out, "],\"start\":\"%s\",\"end\":\"%s\"",
             path_start_name(path_start_kind(m, &s->path)),
             path_end_name(path_end_kind(m, &s->path)));
+    if (m->flags & PATHPROF_FN_PPP) {
+        uint32_t number;
+        if (ppp_number_of(m, rec->id, &number))
+            fprintf(out, ",\"ppp_number\":%" PRIu32, number);
+        else
+            fputs(",\"ppp_number\":null", out);
+    }
+    fputc('}', out);
 }
 
 /* Each block's own source range, so a consumer can tell which block runs
@@ -127,8 +136,17 @@ static bool out_function(FILE *out, const struct pp_func *f, double scale, uint6
     fprintf(out, ",\"sampled\":%s,\"total\":%" PRIu64, scale >= 0.0 ? "true" : "false", f->total);
     if (scale >= 0.0)
         out_estimate(out, "estimated_total", f->total, scale);
-    fprintf(out, ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32 ",\n   \"paths\":[",
-            f->nrecords, f->ncopies);
+    fprintf(out, ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32, f->nrecords, f->ncopies);
+    if (m->flags & PATHPROF_FN_PPP) {
+        fprintf(out, ",\"ppp\":{\"size\":%" PRIu32 ",\"interesting\":[", m->ppp_size);
+        for (i = 0; i < m->ppp_size; i++)
+            if (m->ppp_table[i] == PATHPROF_PPP_HOLE)
+                fprintf(out, "%snull", i ? "," : "");
+            else
+                fprintf(out, "%s%" PRIu64, i ? "," : "", m->ppp_table[i]);
+        fputs("]}", out);
+    }
+    fputs(",\n   \"paths\":[", out);
 
     if (f->nrecords) {
         order = malloc((size_t)f->nrecords * sizeof *order);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "graph/path.h"
+#include "graph/ppp.h"
+#include "pathprof-abi.h"
 #include "path_text.h"
 #include "query/rank.h"
 #include "report.h"
@@ -89,6 +91,18 @@ static bool out_functions(FILE *out, const struct pp_profile *p, const bool *sel
     return true;
 }
 
+/* In a PPP function, whether the path was counted as interesting. */
+static void out_ppp_class(FILE *out, const struct pp_func_meta *m, uint64_t id)
+{
+    uint32_t number;
+    if (!(m->flags & PATHPROF_FN_PPP))
+        return;
+    if (ppp_number_of(m, id, &number))
+        fprintf(out, "; interesting, PPP number %" PRIu32, number);
+    else
+        fputs("; not interesting (counted by its Ball-Larus ID)", out);
+}
+
 /* One ranked path: its title line, how it starts and ends, its lines. */
 static bool out_path(FILE *out, const struct pp_profile *p, const struct ranked_path *rp,
                      size_t rank, bool by_weight, uint64_t whole, struct source_cache *src,
@@ -117,6 +131,7 @@ static bool out_path(FILE *out, const struct pp_profile *p, const struct ranked_
     else
         fprintf(out, "count %" PRIu64 " (%.1f%%), %" PRIu32 " blocks", rp->count,
                 percent(rp->count, whole), rp->length);
+    out_ppp_class(out, m, rp->id);
     fputs("\n    ", out);
     out_path_ends(out, m, &path);
     fputc('\n', out);

@@ -34,6 +34,11 @@ cflags_of() {
         stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
         sampled) echo "$PP_CFLAGS -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
         sampled-stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
+        # PPP: the interesting paths perfctl selected from a count run
+        # (perfctl's ppp_train); verbose prints each function's Lambda.
+        ppp) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-verbose ${PERFCTL_OPT:-}" ;;
+        # the same, PPP only in functions count would hash (ppp-scope=hash)
+        ppp-hash) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-scope=hash ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -42,7 +47,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream|sampled|sampled-stream) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream|ppp|ppp-hash) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

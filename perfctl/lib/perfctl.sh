@@ -13,7 +13,13 @@
 #   count                pathprof counting mode (Ball-Larus, in-thread counters)
 #   count-atomic         the same with -fprofile-update=atomic (the plugin follows it)
 #   stream               pathprof streaming mode: the analyzer is chosen at run time
-BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic stream sampled sampled-stream"
+#   ppp                  preferential path profiling (ppp=FILE) trained on a
+#                        count run of the same workload: the hottest paths
+#                        covering PERFCTL_PPP_COVER (0.99) of the flow
+#   ppp-hash             the same with ppp-scope=hash: PPP only in functions
+#                        count would hash, plain array counting elsewhere
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash stream sampled sampled-stream"
+PERFCTL_PPP_COVER=${PERFCTL_PPP_COVER:-0.99}
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
 pp_setup() {
@@ -73,7 +79,7 @@ gen_input() {
 # Every configuration perfctl knows by name. `perfctl list` prints them.
 # A later issue adds a configuration here (a build and its environment).
 KS="1 2 3 4 6 8 11 16"
-DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-atomic stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-pruned-16 ksf-fanout"
+DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash stream-blpp $(for k in $KS; do printf 'ksf-%s ' "$k"; done)ksf-pruned ksf-pruned-16 ksf-fanout"
 # sample-*: sampling=yes (docs/sampling.md); not in the default list (each
 # configuration adds a build and runs to an hours-long sweep): name them
 # with --configs, or run perfctl/micro/sampling.sh.
@@ -97,7 +103,7 @@ config_build() {
     esac
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
-        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic) echo "$c" ;;
+        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp|ppp-hash) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         sample-0|sample-10000|sample-1000) echo sampled ;;

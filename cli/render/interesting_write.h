@@ -1,0 +1,27 @@
+/* interesting_write.h - the interesting-paths file (docs/format.md,
+ * "Interesting paths"): one line per path, function, file, CFG checksum
+ * and Ball-Larus path ID, which `pathprof select` writes and the plugin's
+ * ppp=FILE reads. */
+#ifndef PATHPROF_CLI_INTERESTING_WRITE_H
+#define PATHPROF_CLI_INTERESTING_WRITE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "query/rank.h"
+#include "read/profile.h"
+
+/* What the file's comment says it was selected from. */
+struct interesting_source {
+    const char *profile;   /* the profile's file name */
+    double cover;
+    uint64_t covered;      /* path executions the selected paths stand for */
+};
+
+/* Writes PATHS (sorted by function, then ID) of P. Fails (err names the
+ * function) when a name or file holds a blank, a control byte or '#',
+ * which the line format cannot carry. */
+bool interesting_write(FILE *out, const struct pp_profile *p, const struct ranked_path *paths,
+                       size_t n, const struct interesting_source *src, struct pp_error *err);
+
+#endif

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Preferential path profiling end to end (-fplugin-arg-pathprof-ppp=FILE):
+# programs built with plain Ball-Larus counting and with PPP trained on
+# `pathprof select` of another run give the same path counts, path for
+# path, interesting ones (counted by PPP number) and the others (counted
+# by Ball-Larus ID) alike; the direct edge counters of verify mode agree;
+# the report says the profile is PPP; stale or bad files are refused with
+# the function or line named. Programs: tests/ppp/branchy.c (1024 paths in
+# mix, the input's mask picks which run) and tests/ppp/residual.c.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/cli/lib.sh"
+pp_require_build
+
+ORACLE=$TAP_ROOT/tests/ppp/oracle.pl
+cp "$TAP_ROOT/tests/ppp/branchy.c" "$TAP_ROOT/tests/ppp/residual.c" "$T/"
+cp "$PP_CLI_DIR"/e2e/a.c "$PP_CLI_DIR"/e2e/b.c "$PP_CLI_DIR"/e2e/h.h "$T/"
+cd "$T" || exit 1
+counts() { "$PP_CLI" report --json "$1" >"$1.json" && perl "$ORACLE" executed "$1.json" | sort; }
+
+pp_cc_plain native branchy.c -O2 || BAIL_OUT "cannot build branchy.c"
+for level in O0 O2; do
+    pp_cc "bl-$level" branchy.c "-$level" || continue
+    pp_run "train-$level.pp" "./bl-$level" 0xf
+    pp_run "bl-$level.pp" "./bl-$level" 0x3ff
+    for cover in 1 0.5; do
+        cli_run select "train-$level.pp" --cover "$cover"
+        printf '%s\n' "$OUT" >"int-$level-$cover.txt"
+        pp_cc "ppp-$level-$cover" branchy.c "-$level" \
+            "-fplugin-arg-pathprof-ppp=int-$level-$cover.txt" || continue
+        pp_run "ppp-$level-$cover.pp" "./ppp-$level-$cover" 0x3ff
+        is "$(cat "ppp-$level-$cover.pp.stdout")" "$(./native 0x3ff)" \
+            "-$level --cover $cover: the PPP build computes what the program computes"
+        want=$(counts "bl-$level.pp")
+        got=$(counts "ppp-$level-$cover.pp")
+        is "$got" "$want" "-$level --cover $cover: PPP counts == Ball-Larus counts, path for path"
+        # Exactly the selected paths carry a PPP number.
+        numbered=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+            for my $f (@{ $d->{functions} }) { for (@{ $f->{paths} }) {
+                print "$f->{name} $_->{id}\n" if defined $_->{ppp_number} } }' <"ppp-$level-$cover.pp.json" | sort)
+        is "$numbered" "$(perl "$ORACLE" interesting "int-$level-$cover.txt" | awk '{ print $1, $4 }' | sort)" \
+            "-$level --cover $cover: the paths with a PPP number are the interesting ones"
+        cli_run report "ppp-$level-$cover.pp"
+        like "$OUT" "^ppp        preferential path profile: 2 functions with [0-9]+ interesting paths; [0-9]+ runs of interesting paths counted by PPP number, [0-9]+ of other paths" \
+            "-$level --cover $cover: the report says the profile is PPP"
+        like "$OUT" "  mix \(branchy.c:[0-9]+\)  \[ppp\]" "-$level --cover $cover: mix is flagged ppp"
+    done
+done
+
+# Trained on the run itself, every path of a PPP function is interesting:
+# nothing reaches the hash tables.
+cli_run select bl-O2.pp
+printf '%s\n' "$OUT" >self.txt
+pp_cc self branchy.c -O2 -fplugin-arg-pathprof-ppp=self.txt && pp_run self.pp ./self 0x3ff
+cli_run report self.pp
+like "$OUT" "^paths      40001 executed \(array updates 40001, hash updates 0\)$" \
+    "trained on the same input: every run counted in the arrays"
+like "$OUT" "^ppp        preferential path profile: 2 functions with 1027 interesting paths; 40001 runs of interesting paths counted by PPP number, 0 of other paths" \
+    "trained on the same input: 1024 + 3 interesting paths, no other"
+
+# ppp-scope=hash: PPP only where Ball-Larus counting would hash. With
+# hash-threshold=100, mix (1024 paths) is numbered preferentially, main
+# (8 paths) counts in a plain array; the counts stay those of count.
+pp_cc scope branchy.c -O2 -fplugin-arg-pathprof-ppp=int-O2-0.5.txt -fplugin-arg-pathprof-ppp-scope=hash \
+    -fplugin-arg-pathprof-hash-threshold=100 && pp_run scope.pp ./scope 0x3ff
+is "$(counts scope.pp)" "$(counts bl-O2.pp)" "ppp-scope=hash: counts == Ball-Larus counts"
+cli_run report scope.pp
+like "$OUT" "  mix \(branchy.c:[0-9]+\)  \[ppp\]" "ppp-scope=hash: mix (1024 paths > 100) has PPP numbering"
+like "$OUT" "  main \(branchy.c:[0-9]+\)$" "ppp-scope=hash: main (8 paths) counts in a plain array"
+
+# Verify mode: the direct edge counters equal the edges of the PPP path
+# counts (the oracle of tests/cli-e2e.t), in a two-file program.
+pp_cc ab a.c -O2 b.c && pp_run ab.pp ./ab
+cli_run select ab.pp --cover 0.7
+printf '%s\n' "$OUT" >ab.txt
+pp_cc ab-ppp a.c -O2 b.c -fplugin-arg-pathprof-ppp=ab.txt -fplugin-arg-pathprof-verify &&
+    pp_run ab-ppp.pp ./ab-ppp
+is "$(cat ab-ppp.pp.stdout)" "85 20" "a.c b.c: the PPP build computes what it computes"
+"$PP_CLI" report --json ab-ppp.pp >ab-ppp.json
+out=$(perl "$PP_CLI_DIR/edgecheck.pl" <ab-ppp.json)
+ok_status $? "a.c b.c, verify: edge counts from PPP path counts == direct edge counters" || diag "$out"
+is "$(counts ab-ppp.pp)" "$(counts ab.pp)" "a.c b.c: PPP counts == Ball-Larus counts"
+
+# Atomic updates, and functions without interesting paths left alone.
+pp_cc res residual.c -O2 && pp_run res.pp ./res "abc 123"
+cli_run select res.pp
+printf '%s\n' "$OUT" >res.txt
+pp_cc res-atomic residual.c -O2 -fprofile-update=atomic -fplugin-arg-pathprof-ppp=res.txt &&
+    pp_run res-atomic.pp ./res-atomic "abc XY!"
+pp_run res-prod.pp ./res "abc XY!"
+is "$(counts res-atomic.pp)" "$(counts res-prod.pp)" \
+    "residual.c, atomic: PPP trained on the test input == Ball-Larus on production"
+like "$("$PP_CLI" report res-atomic.pp)" "  classify \(residual.c:[0-9]+\)  \[atomic ppp\]" \
+    "residual.c: atomic and ppp flags"
+pp_cc res-none residual.c -O2 -fplugin-arg-pathprof-ppp=res.txt -fplugin-arg-pathprof-ppp-others=none &&
+    pp_run res-none.pp ./res-none "abc XY!"
+lacks "$("$PP_CLI" report --json res-none.pp)" '"name":"rare"' \
+    "ppp-others=none: rare, without interesting paths, is not instrumented"
+# Residual profiling through the PPP build trained on every tested path:
+# the paths it did not count as interesting are exactly those the tests
+# never ran (set difference of the two Ball-Larus profiles).
+counts res.pp >/dev/null
+is "$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+        for my $f (@{ $d->{functions} }) { my $ppp = grep { $_ eq "ppp" } @{ $f->{flags} };
+            for (@{ $f->{paths} }) { print "$f->{name} $f->{file} $_->{id}\n"
+                if !$ppp || !defined $_->{ppp_number} } }' <res-atomic.pp.json | sort)" \
+    "$(perl "$ORACLE" only res-prod.pp.json res.pp.json | sort)" \
+    "residual through PPP: paths without a PPP number == paths the tests never ran"
+cli_run residual res.pp res-atomic.pp
+like "$OUT" "^#[0-9]+  rare \(residual.c:[0-9]+\)  path 0$" \
+    "residual: a PPP production profile against the BLPP test profile finds rare()"
+
+# C++ exceptions: paths that end on an EH edge are counted at the
+# landing pad, through the same PPP probe.
+TR=$TAP_ROOT/tests/trace/programs/throw_recursive.cc
+if command -v g++ >/dev/null && PP_GCC=g++ pp_cc tr "$TR" -O2 && pp_run tr.pp ./tr; then
+    cli_run select tr.pp --cover 0.5
+    printf '%s\n' "$OUT" >tr.txt
+    PP_GCC=g++ pp_cc tr-ppp "$TR" -O2 -fplugin-arg-pathprof-ppp=tr.txt && pp_run tr-ppp.pp ./tr-ppp
+    is "$(cat tr-ppp.pp.stdout)" "$(cat tr.pp.stdout)" "C++ throw_recursive: same output with PPP"
+    is "$(counts tr-ppp.pp)" "$(counts tr.pp)" "C++ throw_recursive, --cover 0.5: PPP counts == Ball-Larus counts"
+else
+    skip "throw_recursive did not build (no g++?)" 2
+fi
+
+# Bad files: the compiler stops and names what is wrong.
+ppp_fails() { # NAME REGEX FILE [ARGS]
+    local name=$1 re=$2 file=$3; shift 3
+    if "$PP_GCC" -fplugin="$PP_PLUGIN" -fplugin-arg-pathprof-ppp="$file" "$@" -c residual.c \
+        -o /dev/null 2>err.txt; then
+        fail "$name" "compiled"
+    else
+        like "$(cat err.txt)" "$re" "$name"
+    fi
+}
+sed 's/^\(classify [^ ]* \)0x[0-9a-f]*/\10x0123456789abcdef/' res.txt >stale.txt
+ppp_fails "a changed function: error naming it and both checksums" \
+    "function .classify. changed since its interesting paths were selected: stale.txt:[0-9]+ gives checksum 0x0123456789abcdef, this build has 0x[0-9a-f]{16}" \
+    stale.txt -O2
+sed 's/^\(classify [^ ]* 0x[0-9a-f]* \)[0-9]*/\1999999/' res.txt >badid.txt
+ppp_fails "an ID the function does not have: error naming file, line and ID" \
+    "badid.txt:[0-9]+: function .classify.: path ID 999999 does not exist in this build" badid.txt -O2
+printf 'pathprof-interesting-paths 1\nmain residual.c 0x12 7 extra\n' >fields.txt
+ppp_fails "a line with 5 fields: error naming file and line" "fields.txt:2: 5 fields, want 4" fields.txt
+printf 'hello\n' >notppp.txt
+ppp_fails "not an interesting-paths file" "notppp.txt:1: not an interesting-paths file" notppp.txt
+ppp_fails "a missing file" "cannot read the interesting paths .nosuch.txt." nosuch.txt
+ppp_fails "ppp-scope=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-scope.; use .all. or .hash." \
+    res.txt -fplugin-arg-pathprof-ppp-scope=bogus
+ppp_fails "ppp-others=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-others.; use .blpp. or .none." \
+    res.txt -fplugin-arg-pathprof-ppp-others=bogus
+ppp_fails "stream mode: refused" "argument .ppp. works in .mode=count. only" res.txt \
+    -fplugin-arg-pathprof-mode=stream
+done_testing
