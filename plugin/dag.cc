@@ -19,6 +19,7 @@
 #include "options.h"
 #include "string-table.h"
 #include "pathprof-abi.h"
+#include "tpp.h"
 
 #include <algorithm>
 
@@ -315,7 +316,8 @@ sum_out (pp_dag *dag, const std::vector<int> &out)
 {
   u128 s = 0;
   for (size_t k = 0; k < out.size (); k++)
-    s = sat_add (s, dag->nodes[dag->edges[out[k]].dst].npaths);
+    if (!dag->edges[out[k]].cold)
+      s = sat_add (s, dag->nodes[dag->edges[out[k]].dst].npaths);
   return s;
 }
 
@@ -363,6 +365,7 @@ cut_node (pp_dag *dag, cut_state *cs, int w)
   ensure_entry_dummy (dag, cs->entry_dummy, w);
   if (dag->edges.size () != before)
     cs->out[PP_ENTRY].push_back ((int) before);
+  pp_tpp_after_cut (dag, w, (*cs->entry_dummy)[w]);
   dag->ncuts++;
 }
 
@@ -449,7 +452,8 @@ assign_values (pp_dag *dag)
         {
           pp_edge &e = dag->edges[out[v][k]];
           e.val = (uint64_t) s;
-          s = sat_add (s, dag->nodes[e.dst].npaths);
+          if (!e.cold)
+            s = sat_add (s, dag->nodes[e.dst].npaths);
         }
     }
 }
@@ -500,6 +504,9 @@ number_paths (pp_dag *dag, std::vector<int> *entry_dummy)
         limit /= total / max + 1;   /* at least halves it */
     }
   dag->npaths = dag->nodes[PP_ENTRY].npaths;
+  /* TPP: one more ID, the last, counts every path through a cold edge.  */
+  if (dag->tpp == PP_TPP_ON)
+    dag->npaths += 1;
   assign_values (dag);
   return true;
 }
@@ -552,6 +559,8 @@ place_increments (pp_dag *dag)
   for (size_t k = 0; k < order.size (); k++)
     {
       pp_edge &e = dag->edges[order[k]];
+      if (e.cold)
+        continue;   /* not numbered: its code is tpp's, not an increment */
       int a = uf_find (&parent, e.src), b = uf_find (&parent, e.dst);
       if (a == b)
         continue;
@@ -636,6 +645,7 @@ pp_build_dag (pp_dag *dag)
 
   std::vector<int> entry_dummy (dag->nodes.size (), -1);
   build_edges (dag, &entry_dummy);
+  pp_tpp_mark_cold (dag);
   if (!number_paths (dag, &entry_dummy))
     return false;
   place_increments (dag);

@@ -38,6 +38,8 @@ struct pp_edge {
   uint64_t val;          /* Ball-Larus value */
   uint64_t inc;          /* increment placed on the edge (0 on tree edges) */
   bool in_tree;
+  bool cold;             /* TPP: on no hot ENTRY->EXIT path (tpp.cc): not
+                            numbered, a path taking it is counted as cold */
 };
 
 struct pp_dag {
@@ -49,6 +51,7 @@ struct pp_dag {
   unsigned ncuts;
   bool has_resume;               /* some node is a resume point */
   bool uses_entry_split;
+  unsigned tpp;                  /* PP_TPP_* (tpp.h) */
 };
 
 /* Builds, numbers and places increments for the DAG of cfun.  Returns

@@ -8,6 +8,7 @@
 #include "pathprof-abi.h"
 #include "options.h"
 #include "string-table.h"
+#include "tpp.h"
 
 #include <algorithm>
 #include <map>
@@ -66,6 +67,8 @@ dag_checksum (const char *name, const pp_dag *dag)
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
       const pp_edge &e = dag->edges[i];
+      if (e.cold)
+        continue;
       int v[4] = { e.src, e.dst, (int) e.kind, e.real_dst };
       h = fnv (h, v, sizeof v);
       h = fnv (h, &e.val, sizeof e.val);
@@ -93,13 +96,13 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   put32 (&directory, pp_string_index (name));
   put32 (&directory, pp_string_index (DECL_SOURCE_FILE (decl)));
   put64 (&directory, dag_checksum (name, dag));
-  put32 (&directory, lay->flags);
+  put32 (&directory, lay->flags | pp_tpp_flags (dag));
   put32 (&directory, (uint32_t) DECL_SOURCE_LINE (decl));
   put64 (&directory, (uint64_t) dag->npaths);
   put64 (&directory, lay->counter_offset);
   put64 (&directory, lay->verify_offset);
   put32 (&directory, (uint32_t) lay->verify_nodes.size ());
-  put32 (&directory, 0);
+  put32 (&directory, pp_tpp_config (dag));
   put64 (&directory, 0);  /* detail_offset, patched in pp_meta_finish */
   detail_pos.push_back (details.size ());
   nfuncs++;
@@ -113,12 +116,18 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
       put32 (&details, n.line_first);
       put32 (&details, n.line_last);
     }
-  /* Grouped by source node, ascending value: the decoder's order.  */
+  /* Grouped by source node, ascending value: the decoder's order.  Cold
+     edges (TPP) have no value: the decoder never takes them.  */
   std::vector<int> order = pp_edges_sorted (dag, decoder_order);
-  put32 (&details, (uint32_t) order.size ());
+  uint32_t nhot = 0;
+  for (size_t k = 0; k < order.size (); k++)
+    nhot += !dag->edges[order[k]].cold;
+  put32 (&details, nhot);
   for (size_t k = 0; k < order.size (); k++)
     {
       const pp_edge &e = dag->edges[order[k]];
+      if (e.cold)
+        continue;
       put32 (&details, (uint32_t) e.src);
       put32 (&details, (uint32_t) e.dst);
       put32 (&details, e.kind);

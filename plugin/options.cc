@@ -1,6 +1,7 @@
 /* options.cc - parsing and checking the plugin arguments. */
 #include "gcc-headers.h"
 #include "options.h"
+#include "tpp.h"
 
 #include <fnmatch.h>
 #include <string.h>
@@ -15,7 +16,8 @@ struct pp_options pp_opts = {
   PP_CONST_CALLS_USER,
   false,
   false,
-  NULL, NULL, NULL, NULL
+  NULL, NULL, NULL, NULL,
+  false, 0, 0
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -142,6 +144,8 @@ parse_one (const char *key, const char *value)
              value, key);
       return false;
     }
+  if (!strcmp (key, "tpp"))
+    return pp_tpp_parse (value);
   const char **list = NULL;
   if (!strcmp (key, "include"))
     list = &pp_opts.include;
@@ -164,7 +168,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify", key);
+         "exclude, include-file, exclude-file, verbose, verify, tpp", key);
   return false;
 }
 
@@ -180,6 +184,8 @@ pp_parse_options (int argc, struct plugin_argument *argv)
              "only; in stream mode the oracle is the %<trace%> analyzer");
       ok = false;
     }
+  if (ok && pp_opts.tpp)
+    ok = pp_tpp_check_combination ();
   return ok;
 }
 

@@ -29,6 +29,10 @@ struct pp_options {
   const char *exclude;
   const char *include_file;
   const char *exclude_file;
+  /* tpp=I,J (tpp.cc): targeted path profiling, cold edge threshold I and
+     loop disconnection threshold J, in percent.  */
+  bool tpp;
+  unsigned tpp_i, tpp_j;
 };
 
 extern struct pp_options pp_opts;

@@ -21,6 +21,15 @@
 #define PATHPROF_FN_VERIFY 8u
 #define PATHPROF_FN_STREAM 16u  /* stream mode: npaths IDs at counter_offset */
 #define PATHPROF_FN_RESUME 32u  /* has resume points: emits ENTER/RESUME */
+/* TPP (docs/tpp.md): numbered without its cold edges; path ID npaths - 1
+   is the cold counter, every path through a cold edge. */
+#define PATHPROF_FN_TPP 64u
+/* TPP asked for, but the function had no edge profile: plain Ball-Larus. */
+#define PATHPROF_FN_TPP_NOPROFILE 128u
+/* The directory entry's configuration word of a TPP function: TPP(i, j). */
+#define PATHPROF_TPP_CONFIG(i, j) ((uint32_t)(i) | ((uint32_t)(j) << 8))
+#define PATHPROF_TPP_I(word) ((unsigned)((word) & 0xff))
+#define PATHPROF_TPP_J(word) ((unsigned)(((word) >> 8) & 0xff))
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u

@@ -20,6 +20,8 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_VERIFY, "verify" },
     { PATHPROF_FN_STREAM, "stream" },
     { PATHPROF_FN_RESUME, "resume" },
+    { PATHPROF_FN_TPP, "tpp" },
+    { PATHPROF_FN_TPP_NOPROFILE, "tpp-no-edge-profile" },
 };
 
 /* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */
@@ -95,7 +97,7 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
     f->counter_offset = pp_take_u64(c);
     f->verify_offset = pp_take_u64(c);
     f->nverify = pp_take_u32(c);
-    (void)pp_take_u32(c); /* reserved */
+    f->tpp = pp_take_u32(c);
     *detail_offset = pp_take_u64(c);
 
     if (!string_index_ok(tu, name, false))
@@ -117,6 +119,20 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
                f->npaths > tu->ncounters - f->counter_offset) {
         return pp_fail(err, "counters [%" PRIu64 ", +%" PRIu64 ") outside the %" PRIu64
                             " counters", f->counter_offset, f->npaths, tu->ncounters);
+    }
+    if ((f->flags & PATHPROF_FN_TPP) && (f->flags & PATHPROF_FN_TPP_NOPROFILE))
+        return pp_fail(err, "flags TPP and TPP_NOPROFILE both set");
+    if (!(f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) && f->tpp != 0)
+        return pp_fail(err, "TPP configuration word %#" PRIx32 " without a TPP flag", f->tpp);
+    if ((f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) &&
+        (f->tpp >> 16 || PATHPROF_TPP_I(f->tpp) > 100 || PATHPROF_TPP_J(f->tpp) > 100))
+        return pp_fail(err, "bad TPP configuration word %#" PRIx32, f->tpp);
+    /* The last ID of a TPP function is its cold counter, not a path: the
+     * rest of the CLI sees the hot paths only (and pp_func.cold). */
+    if (f->flags & PATHPROF_FN_TPP) {
+        if (f->npaths == 0)
+            return pp_fail(err, "a TPP function with no path ID for its cold counter");
+        f->npaths--;
     }
     if (f->flags & PATHPROF_FN_VERIFY) {
         if (f->verify_offset > tu->ncounters || f->nverify > tu->ncounters - f->verify_offset)

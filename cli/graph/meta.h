@@ -43,7 +43,8 @@ struct pp_func_meta {
     uint64_t checksum;
     uint32_t flags;       /* PATHPROF_FN_* */
     uint32_t line;
-    uint64_t npaths;
+    uint64_t npaths;      /* hot path IDs; with TPP, ID npaths is the cold counter */
+    uint32_t tpp;         /* TPP and TPP_NOPROFILE: PATHPROF_TPP_CONFIG (i, j); else 0 */
     uint64_t counter_offset;
     uint64_t verify_offset;
     uint32_t nverify;
@@ -74,7 +75,7 @@ struct pp_flag_name {
     uint32_t bit;
     const char *name;
 };
-#define PP_NFLAG_NAMES 6
+#define PP_NFLAG_NAMES 8
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
 
 /* Adds "function I (NAME)" to ERR's context: F, the I-th function of its

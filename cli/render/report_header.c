@@ -11,6 +11,7 @@
 
 #include "pathprof-abi.h"
 #include "report_header.h"
+#include "tpp_summary.h"
 #include "read/sections.h"
 #include "out/text_out.h"
 
@@ -107,6 +108,7 @@ static void out_header(FILE *out, const struct pp_profile *p)
             fputs(" -- the program's totals differ from the counts in the file", out);
     }
     fprintf(out, "\nfunctions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
+    tpp_summary_text(out, p);
     if (p->lost_after_write)
         fprintf(out, "lost       %" PRIu64 " paths ran after the profile was written\n",
                 p->lost_after_write);

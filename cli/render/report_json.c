@@ -13,6 +13,7 @@
 #include "pathprof-abi.h"
 #include "report.h"
 #include "read/section_status.h"
+#include "tpp_summary.h"
 
 static int by_count_then_id(const void *pa, const void *pb)
 {
@@ -112,6 +113,7 @@ static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
                  ",\"flags\":",
             m->line, m->checksum, m->npaths);
     out_flags(out, m->flags);
+    tpp_func_json(out, f);
     fprintf(out, ",\"total\":%" PRIu64 ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32
                  ",\n   \"paths\":[",
             f->total, f->nrecords, f->ncopies);
@@ -192,6 +194,7 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
                  PRIu64 ",\n \"array_updates\":%" PRIu64 ",\n \"hash_updates\":%" PRIu64,
             p->pid, p->time, profile_total(p), p->array_updates, p->hash_updates);
     out_stream(out, p);
+    tpp_summary_json(out, p);
     sections_json(out, p);
     fputs(",\n \"functions\":[", out);
     for (i = 0; i < p->nfuncs; i++) {

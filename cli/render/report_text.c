@@ -14,6 +14,7 @@
 #include "report.h"
 #include "report_header.h"
 #include "source_lines.h"
+#include "tpp_summary.h"
 #include "out/text_out.h"
 
 static double percent(uint64_t part, uint64_t whole)
@@ -67,6 +68,7 @@ static bool out_functions(FILE *out, const struct pp_profile *p, const bool *sel
             out_flags(out, f->meta->flags);
             fputc(']', out);
         }
+        tpp_func_text(out, f);
         fputc('\n', out);
     }
     free(order);
