@@ -65,6 +65,9 @@ for level in O0 O2; do
     tp=$(npaths_of "$d/tpp-train.json") bp=$(npaths_of "$d/blpp-train.json")
     ok "-$level: TPP(5, 0) numbers fewer paths than BLPP ($tp + cold counters vs $bp)" test "$tp" -lt "$bp"
     is "$(npaths_of "$d/tpp0-train.json")" "$bp" "-$level: TPP(0, 0) numbers as many paths as BLPP"
+    colds() { perl -MJSON::PP -0ne 'for (@{decode_json($_)->{functions}}) { print "$_->{name} $_->{npaths} ", ($_->{tpp} ? $_->{tpp}{cold} : $_->{cold}), "\n" }'; }
+    is "$(perl "$TAP_ROOT/tests/oracle/ppdecode.pl" "$d/tpp-other.prof" | colds)" "$(colds <"$d/tpp-other.json")" \
+        "-$level: tests/oracle/ppdecode.pl (docs/format.md alone) reads the same hot paths and cold counters"
     ok "-$level: report names the configuration" \
         grep -q '^tpp        TPP(5, 0)' <("$PP_CLI" report "$d/tpp-other.prof")
 done
