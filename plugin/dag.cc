@@ -649,5 +649,6 @@ pp_build_dag (pp_dag *dag)
   if (!number_paths (dag, &entry_dummy))
     return false;
   place_increments (dag);
+  pp_tpp_find_obvious (dag);
   return true;
 }

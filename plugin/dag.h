@@ -40,6 +40,8 @@ struct pp_edge {
   bool in_tree;
   bool cold;             /* TPP: on no hot ENTRY->EXIT path (tpp.cc): not
                             numbered, a path taking it is counted as cold */
+  bool obvious;          /* TPP: every hot path through it is obvious (its
+                            count derived): no increment, no count here */
 };
 
 struct pp_dag {
@@ -52,6 +54,9 @@ struct pp_dag {
   bool has_resume;               /* some node is a resume point */
   bool uses_entry_split;
   unsigned tpp;                  /* PP_TPP_* (tpp.h) */
+  /* TPP: each obvious path not counted at its end, and the edge (index in
+     edges) whose counter gives its count (tpp-obvious.cc).  */
+  std::vector<std::pair<uint64_t, int> > derived;
 };
 
 /* Builds, numbers and places increments for the DAG of cfun.  Returns

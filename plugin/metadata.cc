@@ -120,8 +120,10 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
      edges (TPP) have no value: the decoder never takes them.  */
   std::vector<int> order = pp_edges_sorted (dag, decoder_order);
   uint32_t nhot = 0;
+  std::vector<uint32_t> emitted (dag->edges.size (), PATHPROF_NONE);
   for (size_t k = 0; k < order.size (); k++)
-    nhot += !dag->edges[order[k]].cold;
+    if (!dag->edges[order[k]].cold)
+      emitted[order[k]] = nhot++;
   put32 (&details, nhot);
   for (size_t k = 0; k < order.size (); k++)
     {
@@ -140,6 +142,17 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
     {
       put32 (&details, (uint32_t) lay->verify_nodes[i].first);
       put32 (&details, (uint32_t) lay->verify_nodes[i].second);
+    }
+  /* TPP: the obvious paths counted on their defining edges.  */
+  if (!dag->derived.empty ())
+    {
+      put32 (&details, (uint32_t) dag->derived.size ());
+      for (size_t i = 0; i < dag->derived.size (); i++)
+        {
+          put64 (&details, dag->derived[i].first);
+          put32 (&details, emitted[dag->derived[i].second]);
+          put32 (&details, 0);
+        }
     }
 }
 

@@ -17,7 +17,7 @@ struct pp_options pp_opts = {
   false,
   false,
   NULL, NULL, NULL, NULL,
-  false, 0, 0
+  false, 0, 0, true
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -135,9 +135,12 @@ parse_one (const char *key, const char *value)
         }
       return true;
     }
-  if (!strcmp (key, "verbose") || !strcmp (key, "verify"))
+  if (!strcmp (key, "verbose") || !strcmp (key, "verify")
+      || !strcmp (key, "tpp-obvious"))
     {
-      bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose : &pp_opts.verify;
+      bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose
+                   : !strcmp (key, "verify") ? &pp_opts.verify
+                                             : &pp_opts.tpp_obvious;
       if (parse_flag (value, flag))
         return true;
       error ("pathprof: bad value %qs for plugin argument %qs; use 1 or 0",
@@ -168,7 +171,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, tpp", key);
+         "exclude, include-file, exclude-file, verbose, verify, tpp, tpp-obvious", key);
   return false;
 }
 

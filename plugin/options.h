@@ -33,6 +33,7 @@ struct pp_options {
      loop disconnection threshold J, in percent.  */
   bool tpp;
   unsigned tpp_i, tpp_j;
+  bool tpp_obvious;     /* tpp-obvious: obvious-path elimination (default on) */
 };
 
 extern struct pp_options pp_opts;

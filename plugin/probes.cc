@@ -31,6 +31,7 @@ struct action {
   uint64_t reset_val;
   uint64_t add;        /* otherwise r becomes r + add */
   std::vector<int> verify;  /* direct edge counters to bump */
+  std::vector<uint64_t> derived;  /* TPP: obvious paths to count (IDs) */
 };
 
 struct emitter {
@@ -185,6 +186,8 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
     count_path (em, seq, r, a.count_inc, a.ret);
   for (size_t i = 0; i < a.verify.size (); i++)
     bump (em, seq, cst (em->lay->verify_offset + (uint64_t) a.verify[i]));
+  for (size_t i = 0; i < a.derived.size (); i++)
+    count_value (em, seq, cst (path_base (em) + a.derived[i]));
   if (a.reset)
     return cst (a.reset_val);
   return add_const (seq, r, a.add);
@@ -455,6 +458,18 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
             }
           continue;
         }
+      /* TPP: only obvious paths run here (their counts are derived): no
+         increment, no count; a back edge still restarts the register.  */
+      if (e.obvious)
+        {
+          if (e.kind == PATHPROF_EDGE_EXIT_DUMMY)
+            {
+              action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+              a.reset = true;
+              a.reset_val = reset[e.real_dst];
+            }
+          continue;
+        }
       if (e.kind == PATHPROF_EDGE_TERMINAL
           || (e.kind == PATHPROF_EDGE_REAL && e.dst == PP_EXIT))
         {
@@ -478,6 +493,17 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         }
       else if (e.inc)
         on_edge.emplace (e.cfg, empty_action ()).first->second.add = e.inc;
+    }
+  /* TPP: an obvious path's counter sits on its defining edge.  */
+  for (size_t i = 0; i < dag->derived.size (); i++)
+    {
+      const pp_edge &d = dag->edges[dag->derived[i].second];
+      if (d.dst == PP_EXIT && d.kind == PATHPROF_EDGE_REAL)
+        at_end.emplace (dag->nodes[d.src].bb_index, empty_action ())
+            .first->second.derived.push_back (dag->derived[i].first);
+      else
+        on_edge.emplace (d.cfg, empty_action ())
+            .first->second.derived.push_back (dag->derived[i].first);
     }
   for (size_t i = 0; i < lay->verify_edges.size (); i++)
     {

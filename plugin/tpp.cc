@@ -252,7 +252,7 @@ uint32_t
 pp_tpp_flags (const pp_dag *dag)
 {
   if (dag->tpp == PP_TPP_ON)
-    return PATHPROF_FN_TPP;
+    return PATHPROF_FN_TPP | (dag->derived.empty () ? 0 : PATHPROF_FN_TPP_DERIVED);
   if (dag->tpp == PP_TPP_NOPROFILE)
     return PATHPROF_FN_TPP_NOPROFILE;
   return 0;

@@ -43,6 +43,10 @@ void pp_tpp_mark_cold (pp_dag *dag);
    hot when some edge now ending a path at W is.  */
 void pp_tpp_after_cut (pp_dag *dag, int w, int d);
 
+/* Obvious-path elimination (tpp-obvious.cc): after numbering, marks the
+   edges only obvious paths run through and fills dag->derived.  */
+void pp_tpp_find_obvious (pp_dag *dag);
+
 /* True when some edge of DAG is cold, so the probes need the poison.  */
 bool pp_tpp_has_cold (const pp_dag *dag);
 

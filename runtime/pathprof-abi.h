@@ -26,6 +26,10 @@
 #define PATHPROF_FN_TPP 64u
 /* TPP asked for, but the function had no edge profile: plain Ball-Larus. */
 #define PATHPROF_FN_TPP_NOPROFILE 128u
+/* TPP with obvious paths: their counts come from counters on their
+   defining edges, listed after the verify edges of the detail record. */
+#define PATHPROF_FN_TPP_DERIVED 256u
+#define PATHPROF_META_DERIVED_SIZE 16u
 /* The directory entry's configuration word of a TPP function: TPP(i, j). */
 #define PATHPROF_TPP_CONFIG(i, j) ((uint32_t)(i) | ((uint32_t)(j) << 8))
 #define PATHPROF_TPP_I(word) ((unsigned)((word) & 0xff))

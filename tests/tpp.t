@@ -5,12 +5,14 @@
 # tests/oracle/tppcheck.pl compares each TPP profile with the BLPP profile
 # of the same run, path for path: a counted path has its BLPP count, the
 # cold counter holds exactly the flow of the BLPP paths TPP does not
-# count. Run on the training input and on one that takes the cold edges
-# often; program output must not change.
+# count, an obvious path's count is its defining edge's (every path that
+# crosses it). Run on the training input and on one that takes the cold
+# edges often; program output must not change.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
 pp_require_build
 pp_flags
+declare -A derived
 SRC=$TAP_ROOT/tests/tpp/branches.c
 TPPCHECK=$TAP_ROOT/tests/oracle/tppcheck.pl
 
@@ -38,25 +40,30 @@ for level in O0 O2; do
           "$PP_GCC" -fprofile-generate prog.o -o gen && ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
         fail "-$level: training run with -fprofile-generate" "$(cat "$d/gen.log")"; continue
     fi
-    ok "-$level: builds with -fprofile-use: plain, BLPP, TPP(5, 0), TPP(0, 0), TPP(5, 0) hashed" \
+    ok "-$level: builds with -fprofile-use: plain, BLPP, TPP(5, 0) with and without obvious paths, TPP(0, 0), TPP(5, 0) hashed" \
         eval 'build "$d" plain -"$level" -fprofile-use &&
               build "$d" blpp -"$level" -fprofile-use $_pp_cflags &&
               build "$d" tpp -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 &&
+              build "$d" tppn -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+                  -fplugin-arg-pathprof-tpp-obvious=0 &&
               build "$d" tpp0 -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=0,0 &&
               build "$d" tpph -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
                   -fplugin-arg-pathprof-hash-threshold=1'
     for in in train other; do
         (cd "$d" && ./plain "$in" >"plain-$in.out")
-        for b in blpp tpp tpp0 tpph; do
+        for b in blpp tpp tppn tpp0 tpph; do
             if ! run_json "$d" "$b" "$in"; then
                 fail "-$level $b $in: runs and its profile reads"; continue
             fi
             ok "-$level $b $in: same output as the plain build" diff "$d/plain-$in.out" "$d/$b-$in.out"
         done
-        for b in tpp tpp0 tpph; do
+        for b in tpp tppn tpp0 tpph; do
             pp_check_out=$(perl "$TPPCHECK" "$d/$b-$in.json" "$d/blpp-$in.json" 2>&1)
             pp_tap_lines <<<"$(sed "s/\t/\t-$level $b $in: /" <<<"$pp_check_out")"
+            derived[$b]=$(sed -n 's/^# derived_functions //p' <<<"$pp_check_out")
         done
+        ok "-$level $in: TPP(5, 0) derives obvious paths in some function (${derived[tpp]})" test "${derived[tpp]:-0}" -gt 0
+        is "${derived[tppn]}" 0 "-$level $in: tpp-obvious=0 derives none"
         is "$(cold_of "$d/tpp0-$in.json")" 0 "-$level $in: TPP(0, 0) has no cold flow"
     done
     ctrain=$(cold_of "$d/tpp-train.json") cother=$(cold_of "$d/tpp-other.json")

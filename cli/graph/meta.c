@@ -22,6 +22,7 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_RESUME, "resume" },
     { PATHPROF_FN_TPP, "tpp" },
     { PATHPROF_FN_TPP_NOPROFILE, "tpp-no-edge-profile" },
+    { PATHPROF_FN_TPP_DERIVED, "tpp-derived" },
 };
 
 /* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */
@@ -78,6 +79,57 @@ static bool parse_strings(const unsigned char *blob, uint64_t len, uint64_t offs
         tu->strings[i][slen] = '\0';
     }
     return true;
+}
+
+/* TPP: the obvious paths counted on their defining edges. */
+static bool parse_derived(struct pp_cursor *c, struct pp_func_meta *f, struct pp_error *err)
+{
+    uint32_t n, i;
+
+    if (!(f->flags & PATHPROF_FN_TPP))
+        return pp_fail(err, "flag TPP_DERIVED without TPP");
+    if (!pp_get_u32(c, &n))
+        return pp_fail(err, "detail record truncated before the derived paths");
+    if (n == 0 || n > pp_cursor_left(c) / PATHPROF_META_DERIVED_SIZE)
+        return pp_fail(err, "%" PRIu32 " derived paths: none, or more than fit in the %zu "
+                            "bytes left", n, pp_cursor_left(c));
+    f->derived = zalloc(n, sizeof *f->derived, err);
+    if (!f->derived)
+        return false;
+    f->nderived = n;
+    for (i = 0; i < n; i++) {
+        struct pp_derived *d = &f->derived[i];
+        const struct pp_edge *e;
+        d->id = pp_take_u64(c);
+        d->edge = pp_take_u32(c);
+        (void)pp_take_u32(c); /* reserved */
+        if (d->id >= f->npaths || (i && d->id <= f->derived[i - 1].id))
+            return pp_fail(err, "derived path %" PRIu32 ": ID %" PRIu64 " out of range (%"
+                                PRIu64 " paths) or not ascending", i, d->id, f->npaths);
+        if (d->edge >= f->nedges)
+            return pp_fail(err, "derived path %" PRIu32 ": edge %" PRIu32 " out of range (%"
+                                PRIu32 " edges)", i, d->edge, f->nedges);
+        e = &f->edges[d->edge];
+        if (e->kind != PATHPROF_EDGE_REAL && e->kind != PATHPROF_EDGE_EXIT_DUMMY)
+            return pp_fail(err, "derived path %" PRIu32 ": edge %" PRIu32 " of kind %" PRIu32
+                                " cannot carry a counter", i, d->edge, e->kind);
+    }
+    return true;
+}
+
+const struct pp_derived *meta_derived(const struct pp_func_meta *f, uint64_t id)
+{
+    uint32_t lo = 0, hi = f->nderived;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->derived[mid].id == id)
+            return &f->derived[mid];
+        if (f->derived[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }
 
 /* Reads the 64-byte directory entry; returns the detail record offset. */
@@ -311,7 +363,7 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
             return pp_fail(err, "verify edge %" PRIu32 ": node number out of range (%" PRIu32
                                 " nodes)", i, f->nnodes);
     }
-    return true;
+    return !(f->flags & PATHPROF_FN_TPP_DERIVED) || parse_derived(&c, f, err);
 }
 
 void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f)
@@ -382,6 +434,7 @@ void meta_free(struct pp_tu_meta *tu)
             free(f->out_first);
             free(f->out_count);
             free(f->verify);
+            free(f->derived);
             free(f->edge_closes_loop);
             free(f->node_start);
         }

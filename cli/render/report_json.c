@@ -71,9 +71,12 @@ static void out_path(FILE *out, const struct pp_func_meta *m, const struct pp_pa
     for (i = 0; i < n; i++)
         fprintf(out, "%s[%" PRIu32 ",%" PRIu32 "]", i ? "," : "", s->edges[i].src_bb,
                 s->edges[i].dst_bb);
-    fprintf(out, "],\"start\":\"%s\",\"end\":\"%s\"}",
+    fprintf(out, "],\"start\":\"%s\",\"end\":\"%s\"",
             path_start_name(path_start_kind(m, &s->path)),
             path_end_name(path_end_kind(m, &s->path)));
+    if (tpp_defining_edge(m, rec->id, &i, &n))
+        fprintf(out, ",\"derived_from\":[%" PRIu32 ",%" PRIu32 "]", i, n);
+    fputc('}', out);
 }
 
 /* Each block's own source range, so a consumer can tell which block runs
@@ -113,7 +116,8 @@ static bool out_function(FILE *out, const struct pp_func *f, uint64_t top,
                  ",\"flags\":",
             m->line, m->checksum, m->npaths);
     out_flags(out, m->flags);
-    tpp_func_json(out, f);
+    if (!tpp_func_json(out, f, err))
+        return false;
     fprintf(out, ",\"total\":%" PRIu64 ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32
                  ",\n   \"paths\":[",
             f->total, f->nrecords, f->ncopies);

@@ -98,6 +98,11 @@ static bool out_path(FILE *out, const struct pp_profile *p, const struct ranked_
     else
         fprintf(out, "count %" PRIu64 " (%.1f%%), %" PRIu32 " blocks", rp->count,
                 percent(rp->count, whole), rp->length);
+    {
+        uint32_t s, d;
+        if (tpp_defining_edge(m, rp->id, &s, &d))
+            fprintf(out, "; derived: counted on its defining edge %" PRIu32 "->%" PRIu32, s, d);
+    }
     fputs("\n    ", out);
     out_path_ends(out, m, &path);
     fputc('\n', out);

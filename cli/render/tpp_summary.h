@@ -14,7 +14,8 @@ struct tpp_summary {
     size_t noprofile_funcs;  /* tpp asked for, no edge profile: plain Ball-Larus */
     uint32_t config;         /* PATHPROF_TPP_CONFIG of the first; */
     bool mixed;              /* ... and whether others differ */
-    uint64_t measured;       /* path counts of TPP functions, cold excluded */
+    uint64_t measured;       /* path counts of TPP functions counted at their end */
+    uint64_t derived;        /* ... counted on their defining edge (obvious paths) */
     uint64_t cold;           /* their cold counters */
 };
 
@@ -27,8 +28,17 @@ void tpp_summary_text(FILE *out, const struct pp_profile *p);
 /* ",\"tpp\":{...}" for the top level of report --json, or ",\"tpp\":null". */
 void tpp_summary_json(FILE *out, const struct pp_profile *p);
 
-/* ",\"tpp\":{...}" for one function of report --json, or ",\"tpp\":null". */
-void tpp_func_json(FILE *out, const struct pp_func *f);
+/* ",\"tpp\":{...}" for one function of report --json, or ",\"tpp\":null";
+ * false (err set) when out of memory. */
+bool tpp_func_json(FILE *out, const struct pp_func *f, struct pp_error *err);
+
+/* The sum of F's derived path counts. */
+uint64_t tpp_derived_total(const struct pp_func *f);
+
+/* When path ID of M is derived: true, and the bb indices of its defining
+ * edge (the real CFG edge, also for a back edge; EXIT is 1). */
+bool tpp_defining_edge(const struct pp_func_meta *m, uint64_t id, uint32_t *src_bb,
+                       uint32_t *dst_bb);
 
 /* "  cold N (P%)" after a TPP function in the text report's table. */
 void tpp_func_text(FILE *out, const struct pp_func *f);
