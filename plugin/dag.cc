@@ -645,7 +645,7 @@ pp_build_dag (pp_dag *dag)
 
   std::vector<int> entry_dummy (dag->nodes.size (), -1);
   build_edges (dag, &entry_dummy);
-  pp_tpp_mark_cold (dag);
+  pp_tpp_mark_cold (dag, &entry_dummy);
   if (!number_paths (dag, &entry_dummy))
     return false;
   place_increments (dag);

@@ -42,6 +42,8 @@ struct pp_edge {
                             numbered, a path taking it is counted as cold */
   bool obvious;          /* TPP: every hot path through it is obvious (its
                             count derived): no increment, no count here */
+  bool disconnected;     /* TPP: an EXIT_DUMMY for the entry or exit edge of
+                            a disconnected loop (tpp-loops.cc) */
 };
 
 struct pp_dag {

@@ -440,6 +440,16 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           eh_cold.insert (e.cfg);
           continue;
         }
+      /* A cold edge that ends a path only because its loop was
+         disconnected: the path goes on, poisoned, and is counted once,
+         where it would end without the disconnection.  */
+      if (e.cold && e.disconnected)
+        {
+          action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+          a.reset = true;
+          a.reset_val = poison[e.real_dst];
+          continue;
+        }
       if (e.cold && e.kind == PATHPROF_EDGE_EXIT_DUMMY)
         {
           action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;

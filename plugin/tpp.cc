@@ -67,13 +67,6 @@ pp_tpp_check_combination (void)
              "wrong sequences (docs/tpp.md)");
       return false;
     }
-  if (pp_opts.tpp_j != 0)
-    {
-      error ("pathprof: %<tpp=%u,%u%>: loop disconnection (a J above 0) is not "
-             "implemented yet; use %<tpp=%u,0%> (docs/tpp.md)",
-             pp_opts.tpp_i, pp_opts.tpp_j, pp_opts.tpp_i);
-      return false;
-    }
   /* Hot IDs must stay far below the poison (tpp.h).  */
   if (pp_opts.max_paths > PP_TPP_MAX_PATHS)
     pp_opts.max_paths = PP_TPP_MAX_PATHS;
@@ -184,7 +177,7 @@ close_cold (pp_dag *dag)
 }
 
 void
-pp_tpp_mark_cold (pp_dag *dag)
+pp_tpp_mark_cold (pp_dag *dag, std::vector<int> *entry_dummy)
 {
   dag->tpp = PP_TPP_OFF;
   if (!pp_opts.tpp)
@@ -200,6 +193,7 @@ pp_tpp_mark_cold (pp_dag *dag)
       return;
     }
   dag->tpp = PP_TPP_ON;
+  pp_tpp_disconnect_loops (dag, entry_dummy);
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
       pp_edge &e = dag->edges[i];

@@ -7,6 +7,7 @@
 #define PATHPROF_TPP_H
 
 #include <stdint.h>
+#include <vector>
 
 struct pp_dag;
 
@@ -34,10 +35,16 @@ bool pp_tpp_parse (const char *value);
    max-paths.  */
 bool pp_tpp_check_combination (void);
 
-/* Sets dag->tpp and, with an edge profile, the cold flag of every DAG edge
-   on no hot ENTRY->EXIT path.  Call after the DAG's edges exist and before
-   numbering.  */
-void pp_tpp_mark_cold (pp_dag *dag);
+/* Sets dag->tpp and, with an edge profile, disconnects the loops that
+   tpp=I,J says (pp_tpp_disconnect_loops) and sets the cold flag of every
+   DAG edge on no hot ENTRY->EXIT path.  Call after the DAG's edges exist
+   and before numbering; ENTRY_DUMMY maps a node to its entry dummy.  */
+void pp_tpp_mark_cold (pp_dag *dag, std::vector<int> *entry_dummy);
+
+/* Loop disconnection (tpp-loops.cc): with dag->tpp on and J > 0, the
+   entry and exit edges of every loop that iterates more than 100/J times
+   per entry end paths, as back edges do (called by pp_tpp_mark_cold).  */
+void pp_tpp_disconnect_loops (pp_dag *dag, std::vector<int> *entry_dummy);
 
 /* After cut_node made W a start node whose entry dummy is edge D: D is
    hot when some edge now ending a path at W is.  */

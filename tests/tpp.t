@@ -7,7 +7,8 @@
 # cold counter holds exactly the flow of the BLPP paths TPP does not
 # count, an obvious path's count is its defining edge's (every path that
 # crosses it). Run on the training input and on one that takes the cold
-# edges often; program output must not change.
+# edges often; with loop disconnection (J > 0) BLPP's paths are first split
+# where TPP's are. Program output must not change.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
 pp_require_build
@@ -40,7 +41,7 @@ for level in O0 O2; do
           "$PP_GCC" -fprofile-generate prog.o -o gen && ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
         fail "-$level: training run with -fprofile-generate" "$(cat "$d/gen.log")"; continue
     fi
-    ok "-$level: builds with -fprofile-use: plain, BLPP, TPP(5, 0) with and without obvious paths, TPP(0, 0), TPP(5, 0) hashed" \
+    ok "-$level: builds with -fprofile-use: plain, BLPP, TPP(5, 0) with and without obvious paths, TPP(0, 0), TPP(5, 0) hashed, TPP(5, 15), TPP(10, 10)" \
         eval 'build "$d" plain -"$level" -fprofile-use &&
               build "$d" blpp -"$level" -fprofile-use $_pp_cflags &&
               build "$d" tpp -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 &&
@@ -48,16 +49,18 @@ for level in O0 O2; do
                   -fplugin-arg-pathprof-tpp-obvious=0 &&
               build "$d" tpp0 -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=0,0 &&
               build "$d" tpph -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
-                  -fplugin-arg-pathprof-hash-threshold=1'
+                  -fplugin-arg-pathprof-hash-threshold=1 &&
+              build "$d" tppj -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,15 &&
+              build "$d" tppk -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=10,10'
     for in in train other; do
         (cd "$d" && ./plain "$in" >"plain-$in.out")
-        for b in blpp tpp tppn tpp0 tpph; do
+        for b in blpp tpp tppn tpp0 tpph tppj tppk; do
             if ! run_json "$d" "$b" "$in"; then
                 fail "-$level $b $in: runs and its profile reads"; continue
             fi
             ok "-$level $b $in: same output as the plain build" diff "$d/plain-$in.out" "$d/$b-$in.out"
         done
-        for b in tpp tppn tpp0 tpph; do
+        for b in tpp tppn tpp0 tpph tppj tppk; do
             pp_check_out=$(perl "$TPPCHECK" "$d/$b-$in.json" "$d/blpp-$in.json" 2>&1)
             pp_tap_lines <<<"$(sed "s/\t/\t-$level $b $in: /" <<<"$pp_check_out")"
             derived[$b]=$(sed -n 's/^# derived_functions //p' <<<"$pp_check_out")
@@ -69,6 +72,8 @@ for level in O0 O2; do
     ctrain=$(cold_of "$d/tpp-train.json") cother=$(cold_of "$d/tpp-other.json")
     ok "-$level: the other input sends more flow through cold edges ($cother) than training ($ctrain)" \
         test "$cother" -gt "$ctrain"
+    ok "-$level: TPP(5, 15) disconnects a loop (its entry and exit edges end paths)" \
+        perl -MJSON::PP -0ne 'exit !grep { $_->{tpp} && @{ $_->{tpp}{truncated} } } @{decode_json($_)->{functions}}' "$d/tppj-train.json"
     tp=$(npaths_of "$d/tpp-train.json") bp=$(npaths_of "$d/blpp-train.json")
     ok "-$level: TPP(5, 0) numbers fewer paths than BLPP ($tp + cold counters vs $bp)" test "$tp" -lt "$bp"
     is "$(npaths_of "$d/tpp0-train.json")" "$bp" "-$level: TPP(0, 0) numbers as many paths as BLPP"
@@ -108,6 +113,6 @@ bad "bad value '5' for plugin argument 'tpp'" tpp=5
 bad "bad value '101,0'" tpp=101,0
 bad "bad value 'a,0'" tpp=a,0
 bad "bad value '5,-1'" tpp=5,-1
-bad "loop disconnection (a J above 0) is not implemented yet" tpp=5,5
+bad "bad value '5,101'" tpp=5,101
 bad "works in 'mode=count' only" tpp=5,0 mode=stream
 done_testing

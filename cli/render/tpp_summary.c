@@ -139,6 +139,26 @@ static bool out_derived_list(FILE *out, const struct pp_func_meta *m, struct pp_
     return true;
 }
 
+/* The real edges where a path ends and the next starts though they close
+ * no loop: cuts, and the entry and exit edges of disconnected loops (what
+ * a comparison with a plain Ball-Larus profile must split its paths at). */
+static void out_truncated(FILE *out, const struct pp_func_meta *m)
+{
+    const char *sep = "";
+    uint32_t i;
+
+    fputs(",\"truncated\":[", out);
+    for (i = 0; i < m->nedges; i++) {
+        const struct pp_edge *e = &m->edges[i];
+        if (e->kind != PATHPROF_EDGE_EXIT_DUMMY || m->edge_closes_loop[i])
+            continue;
+        fprintf(out, "%s[%" PRIu32 ",%" PRIu32 "]", sep, m->nodes[e->src].bb,
+                m->nodes[e->real_dst].bb);
+        sep = ",";
+    }
+    fputc(']', out);
+}
+
 bool tpp_func_json(FILE *out, const struct pp_func *f, struct pp_error *err)
 {
     const struct pp_func_meta *m = f->meta;
@@ -153,6 +173,7 @@ bool tpp_func_json(FILE *out, const struct pp_func *f, struct pp_error *err)
             (m->flags & PATHPROF_FN_TPP) ? "true" : "false", f->cold, tpp_derived_total(f));
     if (!out_derived_list(out, m, err))
         return false;
+    out_truncated(out, m);
     fputc('}', out);
     return true;
 }
