@@ -61,10 +61,23 @@ struct pp_dag {
   std::vector<std::pair<uint64_t, int> > derived;
 };
 
+/* Where a numbering variant (TPP, tpp.h) acts inside pp_build_dag
+   without dag.cc depending on it; any hook may be NULL.  ENTRY_DUMMY maps
+   a node to the index of its entry dummy edge, or -1.  */
+struct pp_dag_hooks {
+  /* The edges exist, nothing is numbered yet.  */
+  void (*before_numbering) (pp_dag *dag, std::vector<int> *entry_dummy);
+  /* A cut made node W a start node whose entry dummy is edge D.  */
+  void (*after_cut) (pp_dag *dag, int w, int d);
+  /* Values and increments are placed.  */
+  void (*after_numbering) (pp_dag *dag);
+};
+
 /* Builds, numbers and places increments for the DAG of cfun.  Returns
    false (after error ()) when the function cannot be numbered within
-   pp_opts.max_paths.  May split the entry edge of cfun.  */
-bool pp_build_dag (pp_dag *dag);
+   pp_opts.max_paths.  May split the entry edge of cfun.  HOOKS may be
+   NULL.  */
+bool pp_build_dag (pp_dag *dag, const pp_dag_hooks *hooks);
 
 /* True when BB is GCC's abnormal dispatcher block (no path goes through it). */
 bool pp_is_dispatcher (basic_block bb);

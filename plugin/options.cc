@@ -1,7 +1,6 @@
 /* options.cc - parsing and checking the plugin arguments. */
 #include "gcc-headers.h"
 #include "options.h"
-#include "tpp.h"
 
 #include <fnmatch.h>
 #include <string.h>
@@ -59,6 +58,63 @@ parse_flag (const char *value, bool *out)
     *out = false;
   else
     return false;
+  return true;
+}
+
+/* tpp=I,J (docs/tpp.md); the rest of TPP is tpp*.cc.  */
+/* "N": a whole percentage, 0 to 100.  */
+static bool
+parse_percent (const char *s, const char *end, unsigned *out)
+{
+  if (s == end || end - s > 3)
+    return false;
+  unsigned v = 0;
+  for (const char *p = s; p < end; p++)
+    {
+      if (*p < '0' || *p > '9')
+        return false;
+      v = v * 10 + (unsigned) (*p - '0');
+    }
+  if (v > 100)
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool
+parse_tpp (const char *value)
+{
+  const char *comma = value ? strchr (value, ',') : NULL;
+  unsigned i, j;
+  if (!comma || !parse_percent (value, comma, &i)
+      || !parse_percent (comma + 1, comma + strlen (comma), &j))
+    {
+      error ("pathprof: bad value %qs for plugin argument %<tpp%>; give "
+             "%<I,J%>, two whole percentages from 0 to 100: I the cold edge "
+             "threshold, J the loop disconnection threshold, as in "
+             "%<TPP(i, j)%> of the TPP paper", value ? value : "");
+      return false;
+    }
+  pp_opts.tpp = true;
+  pp_opts.tpp_i = i;
+  pp_opts.tpp_j = j;
+  return true;
+}
+
+static bool
+check_tpp (void)
+{
+  if (pp_opts.mode == PP_MODE_STREAM)
+    {
+      error ("pathprof: plugin argument %<tpp%> works in %<mode=count%> "
+             "only for now: a stream of TPP path IDs has no ID for a path "
+             "through a cold edge, so the k-iteration analyzers would see "
+             "wrong sequences (docs/tpp.md)");
+      return false;
+    }
+  /* Hot IDs must stay far below the poison (tpp.h).  */
+  if (pp_opts.max_paths > PP_TPP_MAX_PATHS)
+    pp_opts.max_paths = PP_TPP_MAX_PATHS;
   return true;
 }
 
@@ -148,7 +204,7 @@ parse_one (const char *key, const char *value)
       return false;
     }
   if (!strcmp (key, "tpp"))
-    return pp_tpp_parse (value);
+    return parse_tpp (value);
   const char **list = NULL;
   if (!strcmp (key, "include"))
     list = &pp_opts.include;
@@ -188,7 +244,7 @@ pp_parse_options (int argc, struct plugin_argument *argv)
       ok = false;
     }
   if (ok && pp_opts.tpp)
-    ok = pp_tpp_check_combination ();
+    ok = check_tpp ();
   return ok;
 }
 

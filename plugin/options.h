@@ -36,6 +36,10 @@ struct pp_options {
   bool tpp_obvious;     /* tpp-obvious: obvious-path elimination (default on) */
 };
 
+/* With tpp, hot path IDs stay below this bound, far from the poisoned
+   register values (tpp.h).  */
+#define PP_TPP_MAX_PATHS ((unsigned __int128) 1 << 61)
+
 extern struct pp_options pp_opts;
 
 /* Parses ARGV; reports every bad argument with error () and returns false

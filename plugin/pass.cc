@@ -19,6 +19,7 @@
 #include "metadata.h"
 #include "probes.h"
 #include "callee-flags.h"
+#include "tpp.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -157,7 +158,7 @@ execute_pathprof (void)
       push_cfun (fn);
       fn_plan *p = new fn_plan;
       p->node = node;
-      if (!pp_build_dag (&p->dag))
+      if (!pp_build_dag (&p->dag, pp_opts.tpp ? &pp_tpp_hooks : NULL))
         {
           pop_cfun ();
           delete p;

@@ -17,62 +17,6 @@
 #include <map>
 #include <stdlib.h>
 
-/* "N": a whole percentage, 0 to 100.  */
-static bool
-parse_percent (const char *s, const char *end, unsigned *out)
-{
-  if (s == end || end - s > 3)
-    return false;
-  unsigned v = 0;
-  for (const char *p = s; p < end; p++)
-    {
-      if (*p < '0' || *p > '9')
-        return false;
-      v = v * 10 + (unsigned) (*p - '0');
-    }
-  if (v > 100)
-    return false;
-  *out = v;
-  return true;
-}
-
-bool
-pp_tpp_parse (const char *value)
-{
-  const char *comma = value ? strchr (value, ',') : NULL;
-  unsigned i, j;
-  if (!comma || !parse_percent (value, comma, &i)
-      || !parse_percent (comma + 1, comma + strlen (comma), &j))
-    {
-      error ("pathprof: bad value %qs for plugin argument %<tpp%>; give "
-             "%<I,J%>, two whole percentages from 0 to 100: I the cold edge "
-             "threshold, J the loop disconnection threshold, as in "
-             "%<TPP(i, j)%> of the TPP paper", value ? value : "");
-      return false;
-    }
-  pp_opts.tpp = true;
-  pp_opts.tpp_i = i;
-  pp_opts.tpp_j = j;
-  return true;
-}
-
-bool
-pp_tpp_check_combination (void)
-{
-  if (pp_opts.mode == PP_MODE_STREAM)
-    {
-      error ("pathprof: plugin argument %<tpp%> works in %<mode=count%> "
-             "only for now: a stream of TPP path IDs has no ID for a path "
-             "through a cold edge, so the k-iteration analyzers would see "
-             "wrong sequences (docs/tpp.md)");
-      return false;
-    }
-  /* Hot IDs must stay far below the poison (tpp.h).  */
-  if (pp_opts.max_paths > PP_TPP_MAX_PATHS)
-    pp_opts.max_paths = PP_TPP_MAX_PATHS;
-  return true;
-}
-
 static gcov_type
 count_of (profile_count c)
 {
@@ -230,6 +174,20 @@ pp_tpp_after_cut (pp_dag *dag, int w, int d)
     }
   dag->edges[d].cold = !hot;
 }
+
+/* After numbering: one more ID, the last, counts every path through a
+   cold edge; then the obvious paths.  */
+static void
+after_numbering (pp_dag *dag)
+{
+  if (dag->tpp == PP_TPP_ON)
+    dag->npaths += 1;
+  pp_tpp_find_obvious (dag);
+}
+
+const pp_dag_hooks pp_tpp_hooks = {
+  pp_tpp_mark_cold, pp_tpp_after_cut, after_numbering
+};
 
 bool
 pp_tpp_has_cold (const pp_dag *dag)

@@ -10,6 +10,7 @@
 #include <vector>
 
 struct pp_dag;
+struct pp_dag_hooks;
 
 /* pp_dag::tpp */
 enum {
@@ -23,17 +24,12 @@ enum {
    PP_TPP_POISON - pot(V), so the path's end computes PP_TPP_POISON plus
    the rest of its value (exactly, in 64-bit arithmetic), far above every
    hot ID; the probe's min (r + inc, cold ID) then counts it as cold.
-   Hot IDs stay below PP_TPP_MAX_PATHS.  */
+   Hot IDs stay below PP_TPP_MAX_PATHS (options.h, which parses tpp=I,J).  */
 #define PP_TPP_POISON ((uint64_t) 1 << 62)
-#define PP_TPP_MAX_PATHS ((unsigned __int128) 1 << 61)
 
-/* Parses the value of -fplugin-arg-pathprof-tpp (I,J); error () and false
-   when it is bad.  */
-bool pp_tpp_parse (const char *value);
-
-/* After every argument is parsed: refuses what TPP cannot do yet, bounds
-   max-paths.  */
-bool pp_tpp_check_combination (void);
+/* The hooks pass.cc gives pp_build_dag with tpp (the three below, plus
+   the cold counter's ID after numbering).  */
+extern const pp_dag_hooks pp_tpp_hooks;
 
 /* Sets dag->tpp and, with an edge profile, disconnects the loops that
    tpp=I,J says (pp_tpp_disconnect_loops) and sets the cold flag of every
