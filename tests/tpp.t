@@ -84,6 +84,36 @@ for level in O0 O2; do
         grep -q '^tpp        TPP(5, 0)' <("$PP_CLI" report "$d/tpp-other.prof")
 done
 
+# C++ exceptions: cold EH edges, paths thrown into a landing pad.
+d=$T/eh
+mkdir -p "$d" && cp "$TAP_ROOT/tests/tpp/throws.cc" "$d/prog.cc"
+if (cd "$d" && g++ -O2 -fprofile-generate -c prog.cc -o prog.o && g++ -fprofile-generate prog.o -o gen &&
+    ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
+    ehbuild() {
+        local name=$1; shift
+        # shellcheck disable=SC2086
+        (cd "$d" && g++ -O2 -fprofile-use "$@" -c prog.cc -o prog.o && g++ prog.o -o "$name" $_pp_libs) >"$d/$name.log" 2>&1
+    }
+    ok "C++: builds with -fprofile-use: plain, BLPP, TPP(5, 0), TPP(5, 15)" \
+        eval 'ehbuild plain && ehbuild blpp $_pp_cflags &&
+              ehbuild tpp $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 &&
+              ehbuild tppj $_pp_cflags -fplugin-arg-pathprof-tpp=5,15'
+    for in in train other; do
+        (cd "$d" && ./plain "$in" >"plain-$in.out")
+        for b in blpp tpp tppj; do
+            run_json "$d" "$b" "$in" || fail "C++ $b $in: runs and its profile reads"
+            ok "C++ $b $in: same output as the plain build" diff "$d/plain-$in.out" "$d/$b-$in.out"
+        done
+        for b in tpp tppj; do
+            pp_check_out=$(perl "$TPPCHECK" "$d/$b-$in.json" "$d/blpp-$in.json" 2>&1)
+            pp_tap_lines <<<"$(sed "s/\t/\tC++ $b $in: /" <<<"$pp_check_out")"
+        done
+    done
+    ok "C++: throwing on every third call sends flow through cold edges" test "$(cold_of "$d/tpp-other.json")" -gt 0
+else
+    fail "C++: training run with -fprofile-generate" "$(cat "$d/gen.log")"
+fi
+
 # Without an edge profile: plain Ball-Larus paths, and the profile says so.
 d=$T/noprofile
 mkdir -p "$d" && cp "$SRC" "$d/prog.c"
