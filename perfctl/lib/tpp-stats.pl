@@ -17,7 +17,8 @@
 #                 "truncated" edges; the paper's footnote 5), and paths are
 #                 matched by blocks and real edges, as in
 #                 tests/oracle/tppcheck.pl.
-# Prints "static_paths hashed cold_pct aodf".
+#   noprofile     functions compiled with tpp but without edge profile
+# Prints "static_paths hashed cold_pct aodf noprofile".
 use strict;
 use warnings;
 use JSON::PP;
@@ -77,5 +78,5 @@ for my $f (@{ $b->{functions} }) {
     # TPP paths BLPP never ran: all overcount
     $over += $tc->{$_}[0] * $tc->{$_}[1] for grep { !$bc{$_} } keys %$tc;
 }
-printf "%d %d %.3f %.3f\n", $static, $hashed, $all ? 100 * $cold / $all : 0,
-  $flow ? 100 - 100 * ($under + $over) / $flow : 100;
+printf "%d %d %.3f %.3f %d\n", $static, $hashed, $all ? 100 * $cold / $all : 0,
+  $flow ? 100 - 100 * ($under + $over) / $flow : 100, $t->{tpp} ? $t->{tpp}{no_edge_profile} : 0;
