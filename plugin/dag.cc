@@ -315,7 +315,8 @@ sum_out (pp_dag *dag, const std::vector<int> &out)
 {
   u128 s = 0;
   for (size_t k = 0; k < out.size (); k++)
-    s = sat_add (s, dag->nodes[dag->edges[out[k]].dst].npaths);
+    if (!dag->edges[out[k]].cold)
+      s = sat_add (s, dag->nodes[dag->edges[out[k]].dst].npaths);
   return s;
 }
 
@@ -325,12 +326,14 @@ struct cut_state {
   std::vector<std::vector<int> > out;
   std::vector<std::vector<int> > in;
   std::vector<int> *entry_dummy;
+  const pp_dag_hooks *hooks;
 };
 
 static void
 init_cut_state (const pp_dag *dag, std::vector<int> *entry_dummy,
-                cut_state *cs)
+                const pp_dag_hooks *hooks, cut_state *cs)
 {
+  cs->hooks = hooks;
   cs->out.assign (dag->nodes.size (), std::vector<int> ());
   cs->in.assign (dag->nodes.size (), std::vector<int> ());
   cs->entry_dummy = entry_dummy;
@@ -363,6 +366,8 @@ cut_node (pp_dag *dag, cut_state *cs, int w)
   ensure_entry_dummy (dag, cs->entry_dummy, w);
   if (dag->edges.size () != before)
     cs->out[PP_ENTRY].push_back ((int) before);
+  if (cs->hooks && cs->hooks->after_cut)
+    cs->hooks->after_cut (dag, w, (*cs->entry_dummy)[w]);
   dag->ncuts++;
 }
 
@@ -449,17 +454,19 @@ assign_values (pp_dag *dag)
         {
           pp_edge &e = dag->edges[out[v][k]];
           e.val = (uint64_t) s;
-          s = sat_add (s, dag->nodes[e.dst].npaths);
+          if (!e.cold)
+            s = sat_add (s, dag->nodes[e.dst].npaths);
         }
     }
 }
 
 static bool
-number_paths (pp_dag *dag, std::vector<int> *entry_dummy)
+number_paths (pp_dag *dag, std::vector<int> *entry_dummy,
+              const pp_dag_hooks *hooks)
 {
   std::vector<int> order = topo_order (dag);
   cut_state cs;
-  init_cut_state (dag, entry_dummy, &cs);
+  init_cut_state (dag, entry_dummy, hooks, &cs);
   count_paths (dag, order, &cs, 0);
   dag->npaths_uncut = dag->nodes[PP_ENTRY].npaths;
   /* Cut until no node exceeds LIMIT.  While the whole function still has
@@ -491,7 +498,7 @@ number_paths (pp_dag *dag, std::vector<int> *entry_dummy)
           dag->nodes = uncut_nodes;
           *entry_dummy = uncut_dummies;
           dag->ncuts = 0;
-          init_cut_state (dag, entry_dummy, &cs);
+          init_cut_state (dag, entry_dummy, hooks, &cs);
         }
       while (count_paths (dag, order, &cs, limit))
         ;
@@ -552,6 +559,8 @@ place_increments (pp_dag *dag)
   for (size_t k = 0; k < order.size (); k++)
     {
       pp_edge &e = dag->edges[order[k]];
+      if (e.cold)
+        continue;   /* not numbered: its code is tpp's, not an increment */
       int a = uf_find (&parent, e.src), b = uf_find (&parent, e.dst);
       if (a == b)
         continue;
@@ -594,7 +603,7 @@ place_increments (pp_dag *dag)
 }
 
 bool
-pp_build_dag (pp_dag *dag)
+pp_build_dag (pp_dag *dag, const pp_dag_hooks *hooks)
 {
   bool setjmp_fn = cfun->calls_setjmp || cfun->has_nonlocal_label;
   basic_block first = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
@@ -612,6 +621,8 @@ pp_build_dag (pp_dag *dag)
   dag->edges.clear ();
   dag->ncuts = 0;
   dag->has_resume = false;
+  dag->tpp = 0;
+  dag->derived.clear ();
   dag->node_of_bb.assign (last_basic_block_for_fn (cfun), -1);
   add_node (dag, ENTRY_BLOCK_PTR_FOR_FN (cfun));
   add_node (dag, EXIT_BLOCK_PTR_FOR_FN (cfun));
@@ -636,8 +647,12 @@ pp_build_dag (pp_dag *dag)
 
   std::vector<int> entry_dummy (dag->nodes.size (), -1);
   build_edges (dag, &entry_dummy);
-  if (!number_paths (dag, &entry_dummy))
+  if (hooks && hooks->before_numbering)
+    hooks->before_numbering (dag, &entry_dummy);
+  if (!number_paths (dag, &entry_dummy, hooks))
     return false;
   place_increments (dag);
+  if (hooks && hooks->after_numbering)
+    hooks->after_numbering (dag);
   return true;
 }

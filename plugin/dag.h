@@ -38,6 +38,12 @@ struct pp_edge {
   uint64_t val;          /* Ball-Larus value */
   uint64_t inc;          /* increment placed on the edge (0 on tree edges) */
   bool in_tree;
+  bool cold;             /* TPP: on no hot ENTRY->EXIT path (tpp.cc): not
+                            numbered, a path taking it is counted as cold */
+  bool obvious;          /* TPP: every hot path through it is obvious (its
+                            count derived): no increment, no count here */
+  bool disconnected;     /* TPP: an EXIT_DUMMY for the entry or exit edge of
+                            a disconnected loop (tpp-loops.cc) */
 };
 
 struct pp_dag {
@@ -49,12 +55,29 @@ struct pp_dag {
   unsigned ncuts;
   bool has_resume;               /* some node is a resume point */
   bool uses_entry_split;
+  unsigned tpp;                  /* PP_TPP_* (tpp.h) */
+  /* TPP: each obvious path not counted at its end, and the edge (index in
+     edges) whose counter gives its count (tpp-obvious.cc).  */
+  std::vector<std::pair<uint64_t, int> > derived;
+};
+
+/* Where a numbering variant (TPP, tpp.h) acts inside pp_build_dag
+   without dag.cc depending on it; any hook may be NULL.  ENTRY_DUMMY maps
+   a node to the index of its entry dummy edge, or -1.  */
+struct pp_dag_hooks {
+  /* The edges exist, nothing is numbered yet.  */
+  void (*before_numbering) (pp_dag *dag, std::vector<int> *entry_dummy);
+  /* A cut made node W a start node whose entry dummy is edge D.  */
+  void (*after_cut) (pp_dag *dag, int w, int d);
+  /* Values and increments are placed.  */
+  void (*after_numbering) (pp_dag *dag);
 };
 
 /* Builds, numbers and places increments for the DAG of cfun.  Returns
    false (after error ()) when the function cannot be numbered within
-   pp_opts.max_paths.  May split the entry edge of cfun.  */
-bool pp_build_dag (pp_dag *dag);
+   pp_opts.max_paths.  May split the entry edge of cfun.  HOOKS may be
+   NULL.  */
+bool pp_build_dag (pp_dag *dag, const pp_dag_hooks *hooks);
 
 /* True when BB is GCC's abnormal dispatcher block (no path goes through it). */
 bool pp_is_dispatcher (basic_block bb);

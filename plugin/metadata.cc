@@ -8,6 +8,7 @@
 #include "pathprof-abi.h"
 #include "options.h"
 #include "string-table.h"
+#include "tpp.h"
 
 #include <algorithm>
 #include <map>
@@ -66,6 +67,8 @@ pp_meta_checksum (const char *name, const pp_dag *dag)
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
       const pp_edge &e = dag->edges[i];
+      if (e.cold)
+        continue;
       int v[4] = { e.src, e.dst, (int) e.kind, e.real_dst };
       h = fnv (h, v, sizeof v);
       h = fnv (h, &e.val, sizeof e.val);
@@ -100,13 +103,16 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   put32 (&directory, pp_string_index (name));
   put32 (&directory, pp_string_index (DECL_SOURCE_FILE (decl)));
   put64 (&directory, pp_meta_checksum (name, dag));
-  put32 (&directory, lay->flags);
+  put32 (&directory, lay->flags | pp_tpp_flags (dag));
   put32 (&directory, (uint32_t) DECL_SOURCE_LINE (decl));
   put64 (&directory, (uint64_t) dag->npaths);
   put64 (&directory, lay->counter_offset);
   put64 (&directory, lay->verify_offset);
   put32 (&directory, (uint32_t) lay->verify_nodes.size ());
-  put32 (&directory, (lay->flags & PATHPROF_FN_PPP) ? (uint32_t) lay->ppp_size : 0);
+  /* PPP's number of interesting paths, or TPP's configuration word (the
+     options refuse the two together), else 0.  */
+  put32 (&directory, (lay->flags & PATHPROF_FN_PPP) ? (uint32_t) lay->ppp_size
+                                                   : pp_tpp_config (dag));
   put64 (&directory, 0);  /* detail_offset, patched in pp_meta_finish */
   detail_pos.push_back (details.size ());
   nfuncs++;
@@ -120,12 +126,20 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
       put32 (&details, n.line_first);
       put32 (&details, n.line_last);
     }
-  /* Grouped by source node, ascending value: the decoder's order.  */
+  /* Grouped by source node, ascending value: the decoder's order.  Cold
+     edges (TPP) have no value: the decoder never takes them.  */
   std::vector<int> order = pp_edges_sorted (dag, decoder_order);
-  put32 (&details, (uint32_t) order.size ());
+  uint32_t nhot = 0;
+  std::vector<uint32_t> emitted (dag->edges.size (), PATHPROF_NONE);
+  for (size_t k = 0; k < order.size (); k++)
+    if (!dag->edges[order[k]].cold)
+      emitted[order[k]] = nhot++;
+  put32 (&details, nhot);
   for (size_t k = 0; k < order.size (); k++)
     {
       const pp_edge &e = dag->edges[order[k]];
+      if (e.cold)
+        continue;
       put32 (&details, (uint32_t) e.src);
       put32 (&details, (uint32_t) e.dst);
       put32 (&details, e.kind);
@@ -142,6 +156,17 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   if (lay->flags & PATHPROF_FN_PPP)
     for (size_t i = 0; i < lay->ppp_table.size (); i++)
       put64 (&details, lay->ppp_table[i]);
+  /* TPP: the obvious paths counted on their defining edges.  */
+  if (!dag->derived.empty ())
+    {
+      put32 (&details, (uint32_t) dag->derived.size ());
+      for (size_t i = 0; i < dag->derived.size (); i++)
+        {
+          put64 (&details, dag->derived[i].first);
+          put32 (&details, emitted[dag->derived[i].second]);
+          put32 (&details, 0);
+        }
+    }
 }
 
 tree

@@ -17,7 +17,8 @@ struct pp_options pp_opts = {
   false,
   false,
   NULL, NULL, NULL, NULL,
-  NULL, false, false           /* ppp_file, ppp_others_none, ppp_scope_hash */
+  NULL, false, false,          /* ppp_file, ppp_others_none, ppp_scope_hash */
+  false, 0, 0, true            /* tpp, tpp_i, tpp_j, tpp_obvious */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -59,6 +60,63 @@ parse_flag (const char *value, bool *out)
     *out = false;
   else
     return false;
+  return true;
+}
+
+/* tpp=I,J (docs/tpp.md); the rest of TPP is tpp*.cc.  */
+/* "N": a whole percentage, 0 to 100.  */
+static bool
+parse_percent (const char *s, const char *end, unsigned *out)
+{
+  if (s == end || end - s > 3)
+    return false;
+  unsigned v = 0;
+  for (const char *p = s; p < end; p++)
+    {
+      if (*p < '0' || *p > '9')
+        return false;
+      v = v * 10 + (unsigned) (*p - '0');
+    }
+  if (v > 100)
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool
+parse_tpp (const char *value)
+{
+  const char *comma = value ? strchr (value, ',') : NULL;
+  unsigned i, j;
+  if (!comma || !parse_percent (value, comma, &i)
+      || !parse_percent (comma + 1, comma + strlen (comma), &j))
+    {
+      error ("pathprof: bad value %qs for plugin argument %<tpp%>; give "
+             "%<I,J%>, two whole percentages from 0 to 100: I the cold edge "
+             "threshold, J the loop disconnection threshold, as in "
+             "%<TPP(i, j)%> of the TPP paper", value ? value : "");
+      return false;
+    }
+  pp_opts.tpp = true;
+  pp_opts.tpp_i = i;
+  pp_opts.tpp_j = j;
+  return true;
+}
+
+static bool
+check_tpp (void)
+{
+  if (pp_opts.mode == PP_MODE_STREAM)
+    {
+      error ("pathprof: plugin argument %<tpp%> works in %<mode=count%> "
+             "only for now: a stream of TPP path IDs has no ID for a path "
+             "through a cold edge, so the k-iteration analyzers would see "
+             "wrong sequences (docs/tpp.md)");
+      return false;
+    }
+  /* Hot IDs must stay far below the poison (tpp.h).  */
+  if (pp_opts.max_paths > PP_TPP_MAX_PATHS)
+    pp_opts.max_paths = PP_TPP_MAX_PATHS;
   return true;
 }
 
@@ -135,9 +193,12 @@ parse_one (const char *key, const char *value)
         }
       return true;
     }
-  if (!strcmp (key, "verbose") || !strcmp (key, "verify"))
+  if (!strcmp (key, "verbose") || !strcmp (key, "verify")
+      || !strcmp (key, "tpp-obvious"))
     {
-      bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose : &pp_opts.verify;
+      bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose
+                   : !strcmp (key, "verify") ? &pp_opts.verify
+                                             : &pp_opts.tpp_obvious;
       if (parse_flag (value, flag))
         return true;
       error ("pathprof: bad value %qs for plugin argument %qs; use 1 or 0",
@@ -158,6 +219,8 @@ parse_one (const char *key, const char *value)
              value ? value : "");
       return false;
     }
+  if (!strcmp (key, "tpp"))
+    return parse_tpp (value);
   const char **list = NULL;
   if (!strcmp (key, "include"))
     list = &pp_opts.include;
@@ -213,7 +276,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, ppp-scope", key);
+         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, ppp-scope, tpp, tpp-obvious", key);
   return false;
 }
 
@@ -249,6 +312,14 @@ pp_parse_options (int argc, struct plugin_argument *argv)
              "for now");
       ok = false;
     }
+  if (ok && pp_opts.tpp && (pp_opts.ppp_file || pp_opts.sampling))
+    {
+      error ("pathprof: plugin argument %<tpp%> cannot be combined with "
+             "%<ppp%> or %<sampling=yes%> (yet)");
+      ok = false;
+    }
+  if (ok && pp_opts.tpp)
+    ok = check_tpp ();
   return ok;
 }
 

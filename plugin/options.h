@@ -37,7 +37,16 @@ struct pp_options {
   const char *ppp_file;
   bool ppp_others_none;
   bool ppp_scope_hash;
+  /* tpp=I,J (tpp.cc): targeted path profiling, cold edge threshold I and
+     loop disconnection threshold J, in percent.  */
+  bool tpp;
+  unsigned tpp_i, tpp_j;
+  bool tpp_obvious;     /* tpp-obvious: obvious-path elimination (default on) */
 };
+
+/* With tpp, hot path IDs stay below this bound, far from the poisoned
+   register values (tpp.h).  */
+#define PP_TPP_MAX_PATHS ((unsigned __int128) 1 << 61)
 
 extern struct pp_options pp_opts;
 

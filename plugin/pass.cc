@@ -22,6 +22,7 @@
 #include "sampling.h"
 #include "ppp-plan.h"
 #include "ppp-probe.h"
+#include "tpp.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -161,7 +162,7 @@ execute_pathprof (void)
       fn_plan *p = new fn_plan;
       pp_ppp_choice ppp;
       p->node = node;
-      if (!pp_build_dag (&p->dag))
+      if (!pp_build_dag (&p->dag, pp_opts.tpp ? &pp_tpp_hooks : NULL))
         {
           pop_cfun ();
           delete p;

@@ -15,14 +15,17 @@
 #include "options.h"
 #include "pathprof-abi.h"
 #include "ppp-probe.h"
+#include "tpp.h"
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace {
 
 struct action {
   bool count;          /* count the path r + count_inc */
+  bool cold;           /* TPP: ... or rather the cold counter, whatever r */
   bool ret;            /* ... which ends the activation (stream: RET bit) */
   uint64_t count_inc;
   bool reset;          /* r becomes reset_val afterwards (a new path) */
@@ -30,6 +33,7 @@ struct action {
   uint64_t reset_val;
   uint64_t add;        /* otherwise r becomes r + add */
   std::vector<int> verify;  /* direct edge counters to bump */
+  std::vector<uint64_t> derived;  /* TPP: obvious paths to count (IDs) */
 };
 
 struct emitter {
@@ -41,6 +45,8 @@ struct emitter {
   bool stream;
   bool ppp;            /* preferential numbering: ppp-probe.cc counts */
   uint32_t fn_index;   /* the function's index in the TU directory */
+  bool tpp;            /* some path may be poisoned (tpp.h): clamp to cold_id */
+  uint64_t cold_id;
 };
 
 tree
@@ -132,6 +138,14 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
       pp_ppp_count_word (seq, v);
       return;
     }
+  if (em->tpp && TREE_CODE (v) != INTEGER_CST)
+    {
+      /* A poisoned path's value lies far above every hot ID (tpp.h).  */
+      tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_tpp");
+      gimple_seq_add_stmt (seq, gimple_build_assign (
+          t, MIN_EXPR, v, cst (path_base (em) + em->cold_id)));
+      v = t;
+    }
   if (!em->hash)
     {
       bump (em, seq, v);
@@ -174,10 +188,14 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
 {
   if (a.marker)
     emit_marker (em, seq, a.marker);
-  if (a.count)
+  if (a.count && a.cold)
+    count_value (em, seq, cst (path_base (em) + em->cold_id));
+  else if (a.count)
     count_path (em, seq, r, a.count_inc, a.ret);
   for (size_t i = 0; i < a.verify.size (); i++)
     bump (em, seq, cst (em->lay->verify_offset + (uint64_t) a.verify[i]));
+  for (size_t i = 0; i < a.derived.size (); i++)
+    count_value (em, seq, cst (path_base (em) + a.derived[i]));
   if (a.reset)
     return cst (a.reset_val);
   return add_const (seq, r, a.add);
@@ -281,7 +299,7 @@ action
 empty_action (void)
 {
   action a;
-  a.count = a.reset = a.ret = false;
+  a.count = a.reset = a.ret = a.cold = false;
   a.marker = 0;
   a.count_inc = a.reset_val = a.add = 0;
   return a;
@@ -295,6 +313,7 @@ empty_action (void)
 static void
 end_path_on_eh_edge (const emitter *em, basic_block bb, tree r,
                      const std::map<edge, uint64_t> &eh_end,
+                     const std::set<edge> &eh_cold,
                      std::map<edge, tree> *eh_index)
 {
   edge e;
@@ -305,6 +324,8 @@ end_path_on_eh_edge (const emitter *em, basic_block bb, tree r,
       if (it == eh_end.end ())
         continue;
       gimple_seq seq = NULL;
+      if (eh_cold.count (e))
+        r = cst (PP_TPP_POISON);   /* counted as cold at the pad */
       (*eh_index)[e] = add_const (&seq, r, path_base (em) + it->second);
       if (seq)
         {
@@ -409,18 +430,31 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.stream = (lay->flags & PATHPROF_FN_STREAM) != 0;
   em.ppp = (lay->flags & PATHPROF_FN_PPP) != 0;
   em.fn_index = lay->fn_index;
+  em.tpp = pp_tpp_has_cold (dag);
+  em.cold_id = (uint64_t) dag->npaths - 1;
   bool resume_fn = (lay->flags & PATHPROF_FN_RESUME) != 0;
 
+  /* TPP: the poisoned register on entry to each node (tpp.h); in a node
+     no hot edge touches, r is the bare poison all along.  */
+  std::vector<bool> hot_node (dag->nodes.size (), false);
+  std::vector<uint64_t> poison (dag->nodes.size (), PP_TPP_POISON);
+  for (size_t i = 0; i < dag->edges.size (); i++)
+    if (!dag->edges[i].cold)
+      hot_node[dag->edges[i].src] = hot_node[dag->edges[i].dst] = true;
+  for (size_t v = 0; v < dag->nodes.size (); v++)
+    if (hot_node[v])
+      poison[v] = PP_TPP_POISON - dag->nodes[v].pot;
+
   /* Register value on entry to each node that starts paths.  */
-  std::vector<uint64_t> reset (dag->nodes.size (), 0);
+  std::vector<uint64_t> reset (poison);
   uint64_t entry_value = 0;
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
       const pp_edge &e = dag->edges[i];
-      if (e.kind == PATHPROF_EDGE_ENTRY_DUMMY)
+      if (e.kind == PATHPROF_EDGE_ENTRY_DUMMY && !e.cold)
         reset[e.dst] = e.inc;
       else if (e.kind == PATHPROF_EDGE_REAL && e.src == PP_ENTRY)
-        entry_value = e.inc;
+        entry_value = e.cold ? poison[e.dst] : e.inc;
     }
   /* Stream mode: the first path of an activation carries START, unless
      the function announces its activations with ENTER markers.  */
@@ -431,6 +465,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
      index before its last statement, and the landing pad takes it through
      a PHI and counts there.  */
   std::map<edge, uint64_t> eh_end;      /* EH edge -> inc of its EXIT dummy */
+  std::set<edge> eh_cold;               /* TPP: ... that is cold */
   std::map<edge, int> eh_verify;        /* EH edge -> direct counter */
   std::map<edge, action> on_edge;
   std::map<int, action> at_end;     /* paths ending in a block, by bb->index */
@@ -440,6 +475,63 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       if (e.kind == PATHPROF_EDGE_ENTRY_DUMMY || e.src == PP_ENTRY)
         continue;
       int src_bb = dag->nodes[e.src].bb_index;
+      /* TPP: a path ending on a cold edge is a cold path; a cold edge
+         into a block poisons r (from a block no hot edge touches, r is
+         poisoned already).  */
+      if (e.cold && (e.kind == PATHPROF_EDGE_TERMINAL
+                     || (e.kind == PATHPROF_EDGE_REAL && e.dst == PP_EXIT)))
+        {
+          action &a = at_end.emplace (src_bb, empty_action ()).first->second;
+          a.count = a.cold = true;
+          continue;
+        }
+      if (e.cold && e.kind == PATHPROF_EDGE_EXIT_DUMMY
+          && (e.cfg->flags & EDGE_EH))
+        {
+          eh_end[e.cfg] = 0;
+          eh_cold.insert (e.cfg);
+          continue;
+        }
+      /* A cold edge that ends a path only because its loop was
+         disconnected: the path goes on, poisoned, and is counted once,
+         where it would end without the disconnection.  */
+      if (e.cold && e.disconnected)
+        {
+          action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+          a.reset = true;
+          a.reset_val = poison[e.real_dst];
+          continue;
+        }
+      if (e.cold && e.kind == PATHPROF_EDGE_EXIT_DUMMY)
+        {
+          action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+          a.count = a.cold = true;
+          a.reset = true;
+          a.reset_val = reset[e.real_dst];
+          continue;
+        }
+      if (e.cold)
+        {
+          if (hot_node[e.src] || hot_node[e.dst])
+            {
+              action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+              a.reset = true;
+              a.reset_val = poison[e.dst];
+            }
+          continue;
+        }
+      /* TPP: only obvious paths run here (their counts are derived): no
+         increment, no count; a back edge still restarts the register.  */
+      if (e.obvious)
+        {
+          if (e.kind == PATHPROF_EDGE_EXIT_DUMMY)
+            {
+              action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
+              a.reset = true;
+              a.reset_val = reset[e.real_dst];
+            }
+          continue;
+        }
       if (e.kind == PATHPROF_EDGE_TERMINAL
           || (e.kind == PATHPROF_EDGE_REAL && e.dst == PP_EXIT))
         {
@@ -463,6 +555,17 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         }
       else if (e.inc)
         on_edge.emplace (e.cfg, empty_action ()).first->second.add = e.inc;
+    }
+  /* TPP: an obvious path's counter sits on its defining edge.  */
+  for (size_t i = 0; i < dag->derived.size (); i++)
+    {
+      const pp_edge &d = dag->edges[dag->derived[i].second];
+      if (d.dst == PP_EXIT && d.kind == PATHPROF_EDGE_REAL)
+        at_end.emplace (dag->nodes[d.src].bb_index, empty_action ())
+            .first->second.derived.push_back (dag->derived[i].first);
+      else
+        on_edge.emplace (d.cfg, empty_action ())
+            .first->second.derived.push_back (dag->derived[i].first);
     }
   for (size_t i = 0; i < lay->verify_edges.size (); i++)
     {
@@ -537,7 +640,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
         emit_marker (&em, &start_seq, PATHPROF_MARK_ENTER);
       if (node >= 0)
         {
-          end_path_on_eh_edge (&em, bb, r, eh_end, &eh_index);
+          end_path_on_eh_edge (&em, bb, r, eh_end, eh_cold, &eh_index);
           if (em.stream && resume_fn && dag->nodes[node].resume
               && !resume_on_edge[node])
             emit_marker (&em, &start_seq, PATHPROF_MARK_RESUME);

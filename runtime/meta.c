@@ -38,7 +38,8 @@ void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn
     fn->counter_offset = pprt_get_u64(d + FN_COUNTER_OFF);
     fn->verify_offset = pprt_get_u64(d + FN_VERIFY_OFF);
     fn->nverify = pprt_get_u32(d + FN_NVERIFY);
-    fn->ppp_size = pprt_get_u32(d + FN_PPP_SIZE);
+    /* The word is TPP's configuration in a TPP function (docs/format.md). */
+    fn->ppp_size = (fn->flags & PATHPROF_FN_PPP) ? pprt_get_u32(d + FN_PPP_SIZE) : 0;
 }
 
 /* Skips COUNT records of SIZE bytes after a u32 count at *POS; -1 when

@@ -28,6 +28,19 @@
    detail record ends with the table of their Ball-Larus IDs. */
 #define PATHPROF_FN_PPP 1024u
 #define PATHPROF_PPP_HOLE 0xffffffffffffffffull /* a PPP number no path has */
+/* TPP (docs/tpp.md): numbered without its cold edges; path ID npaths - 1
+   is the cold counter, every path through a cold edge. */
+#define PATHPROF_FN_TPP 512u
+/* TPP asked for, but the function had no edge profile: plain Ball-Larus. */
+#define PATHPROF_FN_TPP_NOPROFILE 128u
+/* TPP with obvious paths: their counts come from counters on their
+   defining edges, listed after the verify edges of the detail record. */
+#define PATHPROF_FN_TPP_DERIVED 256u
+#define PATHPROF_META_DERIVED_SIZE 16u
+/* The directory entry's configuration word of a TPP function: TPP(i, j). */
+#define PATHPROF_TPP_CONFIG(i, j) ((uint32_t)(i) | ((uint32_t)(j) << 8))
+#define PATHPROF_TPP_I(word) ((unsigned)((word) & 0xff))
+#define PATHPROF_TPP_J(word) ((unsigned)(((word) >> 8) & 0xff))
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u

@@ -22,6 +22,9 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_RESUME, "resume" },
     { PATHPROF_FN_SAMPLED, "sampled" },
     { PATHPROF_FN_PPP, "ppp" },
+    { PATHPROF_FN_TPP, "tpp" },
+    { PATHPROF_FN_TPP_NOPROFILE, "tpp-no-edge-profile" },
+    { PATHPROF_FN_TPP_DERIVED, "tpp-derived" },
 };
 
 static int cmp_u64(const void *pa, const void *pb)
@@ -86,12 +89,63 @@ static bool parse_strings(const unsigned char *blob, uint64_t len, uint64_t offs
     return true;
 }
 
+/* TPP: the obvious paths counted on their defining edges. */
+static bool parse_derived(struct pp_cursor *c, struct pp_func_meta *f, struct pp_error *err)
+{
+    uint32_t n, i;
+
+    if (!(f->flags & PATHPROF_FN_TPP))
+        return pp_fail(err, "flag TPP_DERIVED without TPP");
+    if (!pp_get_u32(c, &n))
+        return pp_fail(err, "detail record truncated before the derived paths");
+    if (n == 0 || n > pp_cursor_left(c) / PATHPROF_META_DERIVED_SIZE)
+        return pp_fail(err, "%" PRIu32 " derived paths: none, or more than fit in the %zu "
+                            "bytes left", n, pp_cursor_left(c));
+    f->derived = zalloc(n, sizeof *f->derived, err);
+    if (!f->derived)
+        return false;
+    f->nderived = n;
+    for (i = 0; i < n; i++) {
+        struct pp_derived *d = &f->derived[i];
+        const struct pp_edge *e;
+        d->id = pp_take_u64(c);
+        d->edge = pp_take_u32(c);
+        (void)pp_take_u32(c); /* reserved */
+        if (d->id >= f->npaths || (i && d->id <= f->derived[i - 1].id))
+            return pp_fail(err, "derived path %" PRIu32 ": ID %" PRIu64 " out of range (%"
+                                PRIu64 " paths) or not ascending", i, d->id, f->npaths);
+        if (d->edge >= f->nedges)
+            return pp_fail(err, "derived path %" PRIu32 ": edge %" PRIu32 " out of range (%"
+                                PRIu32 " edges)", i, d->edge, f->nedges);
+        e = &f->edges[d->edge];
+        if (e->kind != PATHPROF_EDGE_REAL && e->kind != PATHPROF_EDGE_EXIT_DUMMY)
+            return pp_fail(err, "derived path %" PRIu32 ": edge %" PRIu32 " of kind %" PRIu32
+                                " cannot carry a counter", i, d->edge, e->kind);
+    }
+    return true;
+}
+
+const struct pp_derived *meta_derived(const struct pp_func_meta *f, uint64_t id)
+{
+    uint32_t lo = 0, hi = f->nderived;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->derived[mid].id == id)
+            return &f->derived[mid];
+        if (f->derived[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
 /* Reads the 64-byte directory entry; returns the detail record offset. */
 static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
                          struct pp_func_meta *f, uint64_t *detail_offset,
                          struct pp_error *err)
 {
-    uint32_t name, file;
+    uint32_t name, file, word;
 
     /* The directory size was checked against the blob length already. */
     name = pp_take_u32(c);
@@ -103,7 +157,12 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
     f->counter_offset = pp_take_u64(c);
     f->verify_offset = pp_take_u64(c);
     f->nverify = pp_take_u32(c);
-    f->ppp_size = pp_take_u32(c); /* reserved (0) unless PPP */
+    /* One word, two meanings by flag: a PPP function's number of
+     * interesting paths, a TPP function's configuration (the plugin
+     * refuses ppp with tpp); 0 for any other. */
+    word = pp_take_u32(c);
+    f->ppp_size = (f->flags & PATHPROF_FN_PPP) ? word : 0;
+    f->tpp = (f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) ? word : 0;
     *detail_offset = pp_take_u64(c);
 
     if (!string_index_ok(tu, name, false))
@@ -132,6 +191,23 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
                f->npaths > tu->ncounters - f->counter_offset) {
         return pp_fail(err, "counters [%" PRIu64 ", +%" PRIu64 ") outside the %" PRIu64
                             " counters", f->counter_offset, f->npaths, tu->ncounters);
+    }
+    if ((f->flags & PATHPROF_FN_TPP) && (f->flags & PATHPROF_FN_TPP_NOPROFILE))
+        return pp_fail(err, "flags TPP and TPP_NOPROFILE both set");
+    if ((f->flags & PATHPROF_FN_PPP) && (f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)))
+        return pp_fail(err, "flags PPP and TPP both set");
+    if (!(f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE | PATHPROF_FN_PPP)) && word != 0)
+        return pp_fail(err, "reserved word %#" PRIx32 " in a function with neither PPP nor TPP",
+                       word);
+    if ((f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) &&
+        (f->tpp >> 16 || PATHPROF_TPP_I(f->tpp) > 100 || PATHPROF_TPP_J(f->tpp) > 100))
+        return pp_fail(err, "bad TPP configuration word %#" PRIx32, f->tpp);
+    /* The last ID of a TPP function is its cold counter, not a path: the
+     * rest of the CLI sees the hot paths only (and pp_func.cold). */
+    if (f->flags & PATHPROF_FN_TPP) {
+        if (f->npaths == 0)
+            return pp_fail(err, "a TPP function with no path ID for its cold counter");
+        f->npaths--;
     }
     if (f->flags & PATHPROF_FN_VERIFY) {
         if (f->verify_offset > tu->ncounters || f->nverify > tu->ncounters - f->verify_offset)
@@ -347,7 +423,9 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
             return pp_fail(err, "verify edge %" PRIu32 ": node number out of range (%" PRIu32
                                 " nodes)", i, f->nnodes);
     }
-    return (f->flags & PATHPROF_FN_PPP) ? parse_ppp_table(&c, f, err) : true;
+    if ((f->flags & PATHPROF_FN_PPP) && !parse_ppp_table(&c, f, err))
+        return false;
+    return !(f->flags & PATHPROF_FN_TPP_DERIVED) || parse_derived(&c, f, err);
 }
 
 void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f)
@@ -419,6 +497,7 @@ void meta_free(struct pp_tu_meta *tu)
             free(f->out_count);
             free(f->verify);
             free(f->ppp_table);
+            free(f->derived);
             free(f->edge_closes_loop);
             free(f->node_start);
         }

@@ -38,13 +38,21 @@ struct pp_verify_edge {
     uint32_t src, dst;    /* node numbers */
 };
 
+/* TPP: an obvious path whose count comes from a counter on its defining
+ * edge (docs/tpp.md), not from a count at its end. */
+struct pp_derived {
+    uint64_t id;          /* the path */
+    uint32_t edge;        /* index in edges[]: REAL or EXIT_DUMMY */
+};
+
 struct pp_func_meta {
     const char *name;
     const char *file;     /* NULL when "none" */
     uint64_t checksum;
     uint32_t flags;       /* PATHPROF_FN_* */
     uint32_t line;
-    uint64_t npaths;
+    uint64_t npaths;      /* hot path IDs; with TPP, ID npaths is the cold counter */
+    uint32_t tpp;         /* TPP and TPP_NOPROFILE: PATHPROF_TPP_CONFIG (i, j); else 0 */
     uint64_t counter_offset;
     uint64_t verify_offset;
     uint32_t nverify;
@@ -59,6 +67,8 @@ struct pp_func_meta {
     uint32_t *out_first;  /* per node: index of its first outgoing edge */
     uint32_t *out_count;  /* per node: number of outgoing edges */
     struct pp_verify_edge *verify;
+    uint32_t nderived;    /* TPP_DERIVED only */
+    struct pp_derived *derived; /* ascending id, each below npaths */
 
     /* Computed by loops_classify() (loops.c) from the graph above. */
     uint8_t *edge_closes_loop; /* per edge: an EXIT_DUMMY edge standing for a back edge */
@@ -78,12 +88,15 @@ struct pp_flag_name {
     uint32_t bit;
     const char *name;
 };
-#define PP_NFLAG_NAMES 8
+#define PP_NFLAG_NAMES 11
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
 
 /* Adds "function I (NAME)" to ERR's context: F, the I-th function of its
  * TU, is what failed (meta_parse, loops_classify_tu). */
 void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f);
+
+/* The defining edge of path ID when its count is derived, else NULL. */
+const struct pp_derived *meta_derived(const struct pp_func_meta *f, uint64_t id);
 
 /* Parses and validates a blob. On failure returns false with err set and
  * *tu left empty (nothing to free). */

@@ -46,7 +46,7 @@ static bool same_key(const struct pp_func_meta *a, const struct pp_func_meta *b)
 static bool same_graph(const struct pp_func_meta *a, const struct pp_func_meta *b)
 {
     uint32_t i;
-    if (a->flags != b->flags || a->npaths != b->npaths || a->nnodes != b->nnodes ||
+    if (a->flags != b->flags || a->tpp != b->tpp || a->npaths != b->npaths || a->nnodes != b->nnodes ||
         a->nedges != b->nedges || a->nverify != b->nverify)
         return false;
     for (i = 0; i < a->nnodes; i++) {
@@ -103,6 +103,7 @@ static bool absorb(struct pp_func *into, struct pp_func *from, bool *fits,
     into->records = merged;
     into->nrecords = k;
     *fits &= add_count(&into->total, from->total);
+    *fits &= add_count(&into->cold, from->cold);
     if (into->verify_counts && from->verify_counts)
         for (i = 0; i < into->meta->nverify; i++)
             *fits &= add_count(&into->verify_counts[i], from->verify_counts[i]);

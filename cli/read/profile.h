@@ -25,7 +25,8 @@ struct pp_func {
     uint64_t nrecords;
     struct pp_path_count *records;     /* ascending id, non-zero counts */
     uint64_t *verify_counts;           /* meta->nverify counts when VERIFY, else NULL */
-    uint64_t total;                    /* sum of counts */
+    uint64_t total;                    /* sum of counts, cold included */
+    uint64_t cold;                     /* TPP: paths through cold edges (not in records) */
     uint32_t ncopies;                  /* TUs whose counts were merged here */
     size_t section;                    /* its TU section, in profile->sections */
 };

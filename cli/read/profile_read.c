@@ -256,6 +256,16 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
         struct pp_path_count *r = &f->records[i];
         r->id = pp_take_u64(c);
         r->count = pp_take_u64(c);
+        if ((m->flags & PATHPROF_FN_TPP) && r->id == m->npaths && r->count != 0 &&
+            i + 1 == f->nrecords) {
+            /* The cold counter, the highest ID, so the last record. */
+            f->cold = r->count;
+            f->nrecords--;
+            if (__builtin_add_overflow(f->total, r->count, &f->total))
+                return pp_fail(err, "its path counts add up to more than 2^64 - 1 (at the "
+                                    "cold counter)");
+            break;
+        }
         if (r->id >= m->npaths)
             return pp_fail(err, "path ID %" PRIu64 " out of range (%" PRIu64 " paths)", r->id,
                            m->npaths);
@@ -515,6 +525,7 @@ static void drop_counts(struct pp_profile *p)
         f->records = NULL;
         f->nrecords = 0;
         f->total = 0;
+        f->cold = 0;
         if (f->verify_counts)
             memset(f->verify_counts, 0, (size_t)f->meta->nverify * 8);
     }

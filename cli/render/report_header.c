@@ -13,6 +13,7 @@
 #include "report_header.h"
 #include "read/kipf.h"
 #include "read/kprune.h"
+#include "tpp_summary.h"
 #include "read/sections.h"
 #include "graph/ppp.h"
 #include "out/text_out.h"
@@ -191,6 +192,7 @@ static void out_header(FILE *out, const struct pp_profile *p)
     else
         fprintf(out, "functions  %zu instrumented, %zu executed\n", p->nfuncs, executed);
     out_ppp(out, p);
+    tpp_summary_text(out, p);
 }
 
 /* Whether the profile's BL path counts were recorded: always in count

@@ -14,6 +14,7 @@
 #include "pathprof-abi.h"
 #include "report.h"
 #include "read/section_status.h"
+#include "tpp_summary.h"
 
 static int by_count_then_id(const void *pa, const void *pb)
 {
@@ -93,6 +94,8 @@ static void out_path(FILE *out, const struct pp_func_meta *m, const struct pp_pa
         else
             fputs(",\"ppp_number\":null", out);
     }
+    if (tpp_defining_edge(m, rec->id, &i, &n))
+        fprintf(out, ",\"derived_from\":[%" PRIu32 ",%" PRIu32 "]", i, n);
     fputc('}', out);
 }
 
@@ -133,6 +136,8 @@ static bool out_function(FILE *out, const struct pp_func *f, double scale, uint6
                  ",\"flags\":",
             m->line, m->checksum, m->npaths);
     out_flags(out, m->flags);
+    if (!tpp_func_json(out, f, err))
+        return false;
     fprintf(out, ",\"sampled\":%s,\"total\":%" PRIu64, scale >= 0.0 ? "true" : "false", f->total);
     if (scale >= 0.0)
         out_estimate(out, "estimated_total", f->total, scale);
@@ -244,6 +249,7 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
             p->pid, p->time, profile_total(p), p->array_updates, p->hash_updates);
     out_stream(out, p);
     out_sampling(out, p);
+    tpp_summary_json(out, p);
     sections_json(out, p);
     fputs(",\n \"functions\":[", out);
     for (i = 0; i < p->nfuncs; i++) {

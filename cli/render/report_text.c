@@ -16,6 +16,7 @@
 #include "report.h"
 #include "report_header.h"
 #include "source_lines.h"
+#include "tpp_summary.h"
 #include "out/text_out.h"
 
 static double percent(uint64_t part, uint64_t whole)
@@ -85,6 +86,7 @@ static bool out_functions(FILE *out, const struct pp_profile *p, const bool *sel
             out_flags(out, f->meta->flags);
             fputc(']', out);
         }
+        tpp_func_text(out, f);
         fputc('\n', out);
     }
     free(order);
@@ -132,6 +134,11 @@ static bool out_path(FILE *out, const struct pp_profile *p, const struct ranked_
         fprintf(out, "count %" PRIu64 " (%.1f%%), %" PRIu32 " blocks", rp->count,
                 percent(rp->count, whole), rp->length);
     out_ppp_class(out, m, rp->id);
+    {
+        uint32_t s, d;
+        if (tpp_defining_edge(m, rp->id, &s, &d))
+            fprintf(out, "; derived: counted on its defining edge %" PRIu32 "->%" PRIu32, s, d);
+    }
     fputs("\n    ", out);
     out_path_ends(out, m, &path);
     fputc('\n', out);

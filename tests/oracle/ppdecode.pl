@@ -3,7 +3,7 @@
 # (docs/format.md), written from the format document alone, printing the
 # JSON shape of `pathprof report --json` plus what the tests want to see:
 #
-#   functions[]: name, file, line, flags, checksum, npaths, total,
+#   functions[]: name, file, line, flags, checksum, npaths, total, cold (TPP),
 #     paths[]: id, count, length, blocks, lines (["first-last",...] per
 #              block, null for a block without lines), edges (real CFG
 #              edges between blocks or to EXIT = 1, with the closing back edge;
@@ -111,6 +111,10 @@ sub decode_tu {
         for (1 .. $nrec) {
             my ($id, $cnt) = (u64($s, $co), u64($s, $co + 8));
             $co += 16;
+            $total += $cnt;
+            # TPP (flag 64): the last ID is the cold counter, no path
+            if (($f{flags} & 512) && $id == $f{npaths} - 1) { $f{cold} = $cnt; next }
+            $total -= $cnt;
             push @paths, decode_path(\%out, \@nodes, $id, $cnt);
             $total += $cnt;
         }
@@ -122,6 +126,7 @@ sub decode_tu {
             }
             $f{verify_edges} = \@ve;
         }
+        if ($f{flags} & 512) { $f{npaths}--; $f{cold} //= 0 }
         $f{paths} = \@paths;
         $f{total} = $total;
         $f{block_lines} = { map { $_->[0] => ($_->[2] ? "$_->[2]-$_->[3]" : undef) } @nodes[ 2 .. $#nodes ] };

@@ -1,0 +1,120 @@
+#!/usr/bin/perl
+# tppcheck.pl TPP.json BLPP.json - a TPP profile against a plain Ball-Larus
+# profile of the same run (same program, same input, both built from the
+# same -fprofile-use data), both as `pathprof report --json`.
+#
+# The two numberings differ, and TPP may end paths at more edges (the
+# entry and exit edges of disconnected loops, its "truncated" list), so
+# BLPP's paths are first split at those edges, as the TPP paper does
+# (section 5, footnote 5). A path is then identified by its blocks and its
+# real CFG edges. Checked per function:
+#   - every path TPP measures has the count BLPP gives it;
+#   - every obvious path whose count is derived (docs/tpp.md) has the count
+#     of its defining edge: the BLPP counts of every path that crosses it,
+#     run or not;
+#   - the cold counter holds exactly the BLPP counts of the run paths TPP
+#     does not number (those through a cold edge), except those that end
+#     where only obvious paths end (no counter there);
+#   - without derived paths, TPP's total equals BLPP's (split) total.
+# Output: "ok<TAB>name" / "not ok<TAB>name" lines with "# ..." diagnostics
+# (tests/lib/programs.sh's pp_tap_lines turns them into TAP), then
+# "# cold N" and "# derived_functions N".
+use strict;
+use warnings;
+use JSON::PP;
+
+my ($tfile, $bfile) = @ARGV;
+die "usage: tppcheck.pl TPP.json BLPP.json\n" unless $bfile;
+sub load { local $/; open my $fh, '<', $_[0] or die "$_[0]: $!\n"; decode_json(<$fh>) }
+my ($tpp, $blpp) = (load($tfile), load($bfile));
+
+sub key { my ($blocks, $edges) = @_; join(' ', @$blocks) . ' | ' . join(' ', map { "$_->[0]-$_->[1]" } @$edges) }
+sub fkey { "$_[0]{file}:$_[0]{name}" }
+# How a path ends: R a return, T a block with no normal successor, C
+# taking an edge that ends the path (back edge, cut, truncated edge).
+sub end_key {
+    my ($blocks, $edges) = @_;
+    my $last = $blocks->[-1];
+    my $e = @$edges ? $edges->[-1] : undef;
+    return "R $last" if $e && $e->[0] == $last && $e->[1] == 1;
+    return "C $last $e->[1]" if $e && $e->[0] == $last && @$edges >= @$blocks;
+    return "T $last";
+}
+my %end_letter = (return => 'R', terminal => 'T', backedge => 'C', cut => 'C', loop => 'C');
+
+# BLPP path Q split at the TRUNCATED edges: [blocks, edges, count] pieces.
+# Q's edges: edges[i] joins blocks[i] and blocks[i + 1], then the closing
+# or returning edge, if any.
+sub split_path {
+    my ($q, $cut) = @_;
+    my @b = @{ $q->{blocks} };
+    my @e = @{ $q->{edges} };
+    my (@pieces, @pb, @pe);
+    for my $i (0 .. $#b) {
+        push @pb, $b[$i];
+        if ($i < $#b) {
+            push @pe, $e[$i];
+            if ($cut->{"$e[$i][0]-$e[$i][1]"}) {
+                push @pieces, [ [@pb], [@pe], $q->{count} ];
+                @pb = @pe = ();
+            }
+        }
+    }
+    push @pe, @e[ $#b .. $#e ] if @e > $#b;
+    push @pieces, [ \@pb, \@pe, $q->{count} ];
+    return @pieces;
+}
+
+my %bfuncs = map { fkey($_) => $_ } @{ $blpp->{functions} };
+my ($checked, $cold_total, $derived_funcs) = (0, 0, 0);
+for my $tf (@{ $tpp->{functions} }) {
+    my $name = fkey($tf);
+    my $bf = $bfuncs{$name};
+    unless ($bf) { print "not ok\t$name is in the BLPP profile\n"; next }
+    unless ($tf->{tpp} && $tf->{tpp}{edge_profile}) {
+        print "not ok\t$name was numbered by TPP\n# tpp: ", encode_json($tf->{tpp}), "\n";
+        next;
+    }
+    my %cut = map { ("$_->[0]-$_->[1]" => 1) } @{ $tf->{tpp}{truncated} };
+    my @pieces = map { split_path($_, \%cut) } @{ $bf->{paths} };
+    my %bcount;
+    my $btotal = 0;
+    for my $p (@pieces) { $bcount{ key($p->[0], $p->[1]) } += $p->[2]; $btotal += $p->[2] }
+    my @derived = @{ $tf->{tpp}{derived_list} };
+    my %obvious_end = map { ("$end_letter{$_->{end}} $_->{last}" . ($_->{to} >= 0 ? " $_->{to}" : '') => 1) } @derived;
+    my (@bad, %hot);
+    for my $p (@{ $tf->{paths} }) {
+        my $k = key($p->{blocks}, $p->{edges});
+        $hot{$k} = 1;
+        next if $p->{derived_from};
+        my $want = $bcount{$k} // 0;
+        push @bad, "path $p->{id} ($k): TPP $p->{count}, BLPP $want" if $p->{count} != $want;
+    }
+    my %tcount = map { ($_->{id} => $_->{count}) } @{ $tf->{paths} };
+    for my $dp (@derived) {
+        my ($want, $got, $d) = (0, $tcount{ $dp->{id} } // 0, $dp->{from});
+        for my $q (@{ $bf->{paths} }) {
+            $want += $q->{count} if grep { $_->[0] == $d->[0] && $_->[1] == $d->[1] } @{ $q->{edges} };
+        }
+        push @bad, "derived path $dp->{id} (edge $d->[0]->$d->[1]): TPP $got, want $want" if $got != $want;
+    }
+    print @bad ? "not ok" : "ok",
+      "\t$name: every measured path has its BLPP count, every derived one its defining edge's\n";
+    print "# $_\n" for @bad;
+    my $cold = 0;
+    for my $p (@pieces) {
+        next if $hot{ key($p->[0], $p->[1]) };
+        $cold += $p->[2] unless $obvious_end{ end_key($p->[0], $p->[1]) };
+    }
+    my $got = $tf->{tpp}{cold};
+    print $got == $cold ? "ok" : "not ok",
+      "\t$name: cold counter $got = flow of BLPP paths TPP does not number, bar those ending where only obvious paths do ($cold)\n";
+    if (!@derived) {
+        print $tf->{total} == $btotal ? "ok" : "not ok", "\t$name: total $tf->{total} = BLPP total $btotal\n";
+    }
+    $derived_funcs++ if @derived;
+    $checked++;
+    $cold_total += $got;
+}
+print $checked ? "ok" : "not ok", "\tsome function was compared ($checked)\n";
+print "# cold $cold_total\n# derived_functions $derived_funcs\n";
