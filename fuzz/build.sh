@@ -22,7 +22,10 @@ objs=
 # pathprof merge compiles in the runtime's merge code (docs/cli.md).
 for src in "$root"/cli/*.c "$root"/cli/*/*.c "$root"/analyzers/common/activations.c \
            "$root"/runtime/profile-merge*.c "$root"/runtime/bytebuf.c "$root"/fuzz/driver.c; do
-    o=$out/obj/$(basename "$src" .c).o
+    # Named by the whole path: cli/cmd/residual.c and cli/query/residual.c
+    # are two files.
+    rel=${src#"$root"/}
+    o=$out/obj/$(printf '%s' "${rel%.c}" | tr / _).o
     extra=
     # The CLI's dispatch runs once per command inside the driver.
     [ "$src" = "$root/cli/main.c" ] && extra=-Dmain=pathprof_main
