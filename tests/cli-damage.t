@@ -134,7 +134,7 @@ perl "$PATCH" "$T/p.pp" "$T/ok.pp" --map "$T/p.map" --reseal field:sec0.tag=77
 cli_run report "$T/ok.pp"
 is "$RC" 0 "an unknown section is skipped"
 has "$OUT" "program    (not recorded)" "without a PROGRAM section the report says so"
-perl "$PATCH" "$T/p.pp" "$T/ok.pp" --map "$T/p.map" --reseal field:tu0.f0.flags=0x108
+perl "$PATCH" "$T/p.pp" "$T/ok.pp" --map "$T/p.map" --reseal field:tu0.f0.flags=0x8008
 cli_run report "$T/ok.pp"
 is "$RC" 0 "unknown function flag bits are accepted"
 done_testing
