@@ -100,6 +100,14 @@ static int parse_blob(struct mg_tu *tu, struct pprt_merge_error *err)
         f->flags = pprt_get_u32(d + 16);
         f->npaths = pprt_get_u64(d + 24);
         f->nverify = (f->flags & PATHPROF_FN_VERIFY) ? pprt_get_u32(d + 48) : 0;
+        /* Each verify edge is described in the blob (docs/format.md,
+         * section 2): a count beyond its bytes is damage, not a size to
+         * allocate. */
+        if (f->nverify > len / PATHPROF_META_VERIFY_SIZE) {
+            free(offs);
+            return mg_fail(err, "function %u announces %u verify edges, more than the metadata's "
+                           "%llu bytes can describe", i, f->nverify, (unsigned long long)len);
+        }
         if (f->nverify && !(f->verify = calloc(f->nverify, sizeof *f->verify))) {
             free(offs);
             return mg_fail(err, "out of memory");

@@ -50,6 +50,11 @@ static int check_envelope(const unsigned char *d, size_t len, uint32_t *nsection
     if (mode != PATHPROF_MODE_COUNT && mode != PATHPROF_MODE_STREAM)
         return mg_fail(err, "profile mode %u is not known", mode);
     *nsections = pprt_get_u32(d + 40);
+    /* A section is at least its 16-byte head: a count beyond that is
+     * damage, not a size to allocate. */
+    if (*nsections > payload / 16)
+        return mg_fail(err, "the header announces %u sections, more than %llu payload bytes "
+                       "can hold", *nsections, (unsigned long long)payload);
     return 0;
 }
 
