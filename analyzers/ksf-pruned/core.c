@@ -434,3 +434,44 @@ void kp_thread_end(struct kp_core *c, struct kp_thread *t)
         t->next->prev = t->prev;
     account(c, t);
 }
+
+void kp_run(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring, uint64_t r,
+            uint64_t len)
+{
+    uint64_t seg = t->b.k > 1 ? t->b.k - 1 : 1, done = 0;
+    while (done < len && !(a->s.n == 0 && done >= seg - (t->b.k == 1))) {
+        kp_item(c, t, a, ring, r);
+        done++;
+    }
+    if (len - done >= 2 * seg) {
+        uint32_t counted[KSF_MAX_K], epoch = t->epoch;
+        uint64_t j = 0;
+        for (; j < seg; j++) {
+            /* kp_item's room check and re-seed, then the item itself. */
+            if (t->b.f.len + t->margin > t->b.f.cap ||
+                2 * ((uint64_t)t->b.f.nroots + t->b.k + 1) > t->b.f.nslots)
+                kp_make_room(c, t);
+            if (a->epoch != t->epoch)
+                kp_reseed(t, a, ring);
+            counted[j] = ksf_item_weighted(&t->b, &a->s, r, 1);
+            ring[a->head] = r;
+            a->head = (a->head + 1) & (t->ring - 1);
+            a->seen += a->seen + 1 < t->b.k;
+            if (counted[j] == 0)
+                break;
+        }
+        done += j;
+        if (j == seg && t->epoch == epoch) {
+            /* The ring already holds k - 1 copies of R last: the folded
+             * events would not change what a re-seed replays. */
+            uint64_t q = (len - done) / seg;
+            for (j = 0; j < seg; j++)
+                t->b.f.n[counted[j]].count += q;
+            t->b.events += q * seg;
+            t->b.hash_ops += q;
+            done += q * seg;
+        }
+    }
+    for (; done < len; done++)
+        kp_item(c, t, a, ring, r);
+}

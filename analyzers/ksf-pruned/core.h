@@ -115,6 +115,14 @@ static inline void kp_item(struct kp_core *c, struct kp_thread *t, struct kp_act
     a->seen += a->seen + 1 < t->b.k;
 }
 
+/* LEN consecutive events of the one ID R in activation A: the counts of
+ * LEN kp_item calls in about 3(k - 1) steps (ksf/build.h, ksf_run, says
+ * why the segments after the first whole one repeat).  The folded part
+ * lies in one epoch: when an epoch ends while the repeating segment is
+ * walked, the run goes on one event at a time. */
+void kp_run(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring, uint64_t r,
+            uint64_t len);
+
 #pragma GCC visibility pop
 
 #endif

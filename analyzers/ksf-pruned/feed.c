@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 
+/* Shorter runs are cheaper walked one by one than set up for kp_run. */
+#define KP_RUN_MIN 4
+
 void kp_seq_init(struct kp_seq *q)
 {
     pp_act_init(&q->acts, NULL, NULL);
@@ -54,8 +57,18 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         /* The common event: a path of the top activation (ksf/feed.c). */
         if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
                                  depth <= q->cap, 1)) {
-            kp_item(c, t, &q->act[depth - 1], q->rings + (depth - 1) * t->ring,
-                    w & PATHPROF_EV_INDEX_MASK);
+            /* Runs of one path in closed form, as in ksf/feed.c. */
+            size_t j = i + 1;
+            while (j < n && ev[j] == w)
+                j++;
+            struct kp_act *a = &q->act[depth - 1];
+            uint64_t *ring = q->rings + (depth - 1) * t->ring;
+            if (j - i >= KP_RUN_MIN)
+                kp_run(c, t, a, ring, w & PATHPROF_EV_INDEX_MASK, j - i);
+            else
+                for (size_t m = i; m < j; m++)
+                    kp_item(c, t, a, ring, w & PATHPROF_EV_INDEX_MASK);
+            i = j - 1;
             continue;
         }
         /* Calls and returns: the fast form of common/activations.h. */

@@ -34,3 +34,37 @@ uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r)
     }
     return root;
 }
+
+void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
+{
+    uint64_t seg = b->k > 1 ? b->k - 1 : 1, done = 0;
+    /* Step until a segment starts whose predecessor lies wholly in the
+     * run (k = 1: at once, every event counts at the root). */
+    while (done < len && !(s->n == 0 && done >= seg - (b->k == 1))) {
+        ksf_item(b, s, r);
+        done++;
+    }
+    if (len - done >= 2 * seg) {
+        /* One segment walked for real, its counted nodes remembered. */
+        uint32_t counted[KSF_MAX_K];
+        uint64_t j = 0;
+        for (; j < seg; j++) {
+            counted[j] = ksf_item_weighted(b, s, r, 1);
+            if (counted[j] == 0)
+                break; /* out of memory: the state was reset, go on one by one */
+        }
+        done += j;
+        if (j == seg) {
+            uint64_t q = (len - done) / seg;
+            for (j = 0; j < seg; j++)
+                b->f.n[counted[j]].count += q;
+            b->events += q * seg;
+            /* Fig. 9's statistic as if each segment had been walked: one
+             * find(R, r) per segment. */
+            b->hash_ops += q;
+            done += q * seg;
+        }
+    }
+    for (; done < len; done++)
+        ksf_item(b, s, r);
+}

@@ -54,20 +54,20 @@ uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r);
  * chunk handed to another worker, a new pruning epoch) is seeded with each
  * open activation's last k - 1 IDs this way, so that the n-grams ending in
  * the new part and starting before it are counted once, and only there. */
-static inline void ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s, uint64_t r,
-                                     uint64_t weight)
+static inline uint32_t ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s, uint64_t r,
+                                         uint64_t weight)
 {
     struct ksf_forest *f = &b->f;
     b->events += weight != 0;
     if (b->k == 1) {
         if (weight == 0)
-            return; /* k = 1 has no sequence state to rebuild */
+            return 0; /* k = 1 has no sequence state to rebuild */
         uint32_t root = ksf_find_root(b, r);
         if (root)
             f->n[root].count += weight;
         else
             b->lost++;
-        return;
+        return root;
     }
     uint32_t tau, beta = s->beta;
     if (s->n == 0) { /* n mod (k-1) = 0: a new segment (lines 7-11) */
@@ -85,20 +85,31 @@ static inline void ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s,
          * sequence so that nothing is attached to a wrong node. */
         b->lost += weight != 0;
         ksf_star(s);
-        return;
+        return 0;
     }
     f->n[counted].count += weight;
     s->tau = tau;
     s->beta = beta;
     if (++s->n == b->k - 1)
         s->n = 0;
+    return counted;
 }
 
 /* One path event of the stream: Fig. 6 as written. */
 static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t r)
 {
-    ksf_item_weighted(b, s, r, 1);
+    (void)ksf_item_weighted(b, s, r, 1);
 }
+
+/* LEN consecutive events of the one ID R in one activation (a loop that
+ * iterates one path): the same counts as LEN calls of ksf_item, in at
+ * most about 3(k - 1) steps.  Why it is exact: once a whole segment of
+ * the run has been processed, every later segment starts from the same
+ * state (tau is the chain root(R) R ... R of k - 1 nodes, and beta is
+ * overwritten at a segment start), so it walks the same k - 1 nodes and
+ * adds 1 to each; q such segments add q to each (docs/kiterations.md,
+ * "Runs of one path"). */
+void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len);
 
 /* Replays R (already counted elsewhere) to rebuild S's place in this
  * forest; see ksf_item_weighted. */

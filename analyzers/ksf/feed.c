@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 
+/* Shorter runs are cheaper walked one by one than set up for ksf_run. */
+#define KSF_RUN_MIN 4
+
 void ksf_seq_init(struct ksf_seq *q)
 {
     /* No resolver: the per-event function lookup would cost more than the
@@ -48,7 +51,17 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
          * popped" (docs/streaming.md, section 2), so it is skipped. */
         if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
                                  depth <= q->cap, 1)) {
-            ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
+            /* A loop that iterates one path repeats the word: the run
+             * goes through Fig. 6 in closed form (build.h, ksf_run). */
+            size_t j = i + 1;
+            while (j < n && ev[j] == w)
+                j++;
+            if (j - i >= KSF_RUN_MIN)
+                ksf_run(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK, j - i);
+            else
+                for (size_t m = i; m < j; m++)
+                    ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
+            i = j - 1;
             continue;
         }
         /* Calls and returns: most take the fast form (common/activations.h). */

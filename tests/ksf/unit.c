@@ -141,6 +141,64 @@ static void check_k(const char *what, const uint64_t *s, size_t len, uint32_t k)
     ksf_builder_free(&b);
 }
 
+/* The same stream with each run of one ID given to ksf_run (build.h) at
+ * once, as the analyzer's batch loop does. */
+static void run_stream_folded(const uint64_t *s, size_t len, uint32_t k, struct ksf_builder *b)
+{
+    struct ksf_state st;
+    ksf_builder_init(b, k);
+    ksf_star(&st);
+    for (size_t i = 0; i < len;) {
+        if (s[i] == STAR) {
+            ksf_star(&st);
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < len && s[j] == s[i])
+            j++;
+        ksf_run(b, &st, s[i], j - i);
+        i = j;
+    }
+}
+
+/* Runs in closed form (ksf_run) give the k-SF of Definition 3, node for
+ * node the forest of one ksf_item per event, with the same statistics. */
+static void check_runs(const char *what, const uint64_t *s, size_t len, uint32_t k)
+{
+    char name[200];
+    struct ksf_builder one, folded;
+    run_stream(s, len, k, &one);
+    run_stream_folded(s, len, k, &folded);
+    char *a = forest_text(&one.f), *b = forest_text(&folded.f);
+    int same_nodes = one.f.len == folded.f.len;
+    for (uint32_t x = 1; same_nodes && x < one.f.len; x++)
+        same_nodes = one.f.n[x].label == folded.f.n[x].label &&
+                     one.f.n[x].count == folded.f.n[x].count &&
+                     one.f.n[x].child == folded.f.n[x].child &&
+                     one.f.n[x].sibling == folded.f.n[x].sibling;
+    snprintf(name, sizeof name, "%s, k=%u: runs in closed form = one event at a time, node for node",
+             what, k);
+    ok(strcmp(a, b) == 0 && same_nodes, name, b, a);
+    snprintf(name, sizeof name, "%s, k=%u: same events and hash operations", what, k);
+    ok(one.events == folded.events && one.hash_ops == folded.hash_ops && folded.lost == 0, name,
+       NULL, NULL);
+    if (k >= 2) {
+        struct ksf_forest want_sf;
+        ksf_forest_init(&want_sf);
+        brute_ksf(s, len, k, &want_sf);
+        char *ws = forest_text(&want_sf);
+        snprintf(name, sizeof name, "%s, k=%u: runs in closed form give Definition 3's k-SF", what, k);
+        ok(strcmp(b, ws) == 0, name, b, ws);
+        free(ws);
+        ksf_forest_free(&want_sf);
+    }
+    free(a);
+    free(b);
+    ksf_builder_free(&one);
+    ksf_builder_free(&folded);
+}
+
 /* Property 2 of section 2.2: the k-IPF is contained in the (k+1)-IPF with
  * equal counts: every node of A has a node with the same label path and
  * count in B. */
@@ -274,6 +332,27 @@ int main(void)
         ksf_forest_free(&i1);
         ksf_forest_free(&i2);
         ksf_forest_free(&iall);
+        free(s);
+    }
+    /* Loops that iterate one path: runs of every length from 1 to past
+     * 3(k - 1), between other IDs and activation starts. */
+    for (int round = 0; round < 4; round++) {
+        uint64_t *s = malloc(4000 * sizeof *s);
+        size_t len = 0;
+        s[len++] = STAR;
+        while (len < 3000) {
+            uint64_t id = (uint64_t)(rand() % (2 + round));
+            size_t run = rand() % 3 == 0 ? (size_t)(rand() % 70) + 1 : (size_t)(rand() % 4) + 1;
+            for (size_t r = 0; r < run && len < 3000; r++)
+                s[len++] = id;
+            if (rand() % 17 == 0)
+                s[len++] = STAR;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "stream with runs %d (%zu items)", round, len);
+        static const uint32_t ks[] = {1, 2, 3, 4, 5, 8, 16, 33};
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+            check_runs(what, s, len, ks[i]);
         free(s);
     }
     printf("1..%d\n", ntests);
