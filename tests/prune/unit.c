@@ -137,6 +137,29 @@ static void item(struct run *r, int ti, uint64_t label)
     }
 }
 
+/* LEN events of LABEL in a row, given to the core at once as its batch
+ * loop does (kp_run, runs of one path in closed form); the brute force
+ * still counts them one by one. */
+static void run_items(struct run *r, int ti, uint64_t label, uint64_t len)
+{
+    struct thr *t = &r->th[ti];
+    if (t->depth == 0)
+        push(r, ti);
+    struct act *a = &t->stack[t->depth - 1];
+    kp_run(&r->c, &t->t, &a->a, a->ring, label, len);
+    for (uint64_t e = 0; e < len; e++) {
+        if (a->nwin == r->k) {
+            memmove(a->win, a->win + 1, (r->k - 1) * sizeof *a->win);
+            a->nwin--;
+        }
+        a->win[a->nwin++] = label;
+        for (uint32_t n = 1; n <= a->nwin; n++) {
+            bf_find(&r->bf, a->win + a->nwin - n, n, 1)->count++;
+            r->bf.total[n - 1]++;
+        }
+    }
+}
+
 static int start(struct run *r, uint32_t k, uint64_t budget, int nthreads)
 {
     memset(r, 0, sizeof *r);
@@ -268,15 +291,15 @@ static uint64_t zipf_draw(const struct zipf *z)
     return 1000 + (uint64_t)lo * 7919;
 }
 
-enum shape { SINGLE, ROBIN, ZIPF08, ZIPF15, CALLS, THREADS };
+enum shape { SINGLE, ROBIN, ZIPF08, ZIPF15, CALLS, THREADS, RUNS };
 static const char *shape_name[] = {"single", "round-robin", "zipf 0.8", "zipf 1.5",
-                                   "dense calls", "3 threads"};
+                                   "dense calls", "3 threads", "runs of one ID"};
 
 static void stream(struct run *r, enum shape sh, long events)
 {
     struct zipf z = {0};
-    if (sh == ZIPF08 || sh == ZIPF15 || sh == THREADS)
-        zipf_init(&z, sh == ZIPF15 ? 1.5 : 0.8, 4096);
+    if (sh == ZIPF08 || sh == ZIPF15 || sh == THREADS || sh == RUNS)
+        zipf_init(&z, sh == ZIPF15 || sh == RUNS ? 1.5 : 0.8, 4096);
     for (long i = 0; i < events; i++) {
         switch (sh) {
         case SINGLE:
@@ -299,6 +322,18 @@ static void stream(struct run *r, enum shape sh, long events)
             item(r, 0, 300 + t->depth * 16 + (x >> 32) % 6);
             break;
         }
+        case RUNS: { /* loops iterating one path: runs up to 3(k-1) and past */
+            uint64_t x = next(), len = x % 3 == 0 ? 1 + (x >> 8) % 200 : 1 + (x >> 8) % 3;
+            if (len > (uint64_t)(events - i))
+                len = (uint64_t)(events - i);
+            if ((x >> 40) % 9 == 0 && r->th[0].depth > 0 && r->th[0].depth < 40)
+                push(r, 0);
+            else if ((x >> 40) % 9 == 1 && r->th[0].depth > 1)
+                r->th[0].depth--;
+            run_items(r, 0, zipf_draw(&z), len);
+            i += (long)len - 1;
+            break;
+        }
         case THREADS: { /* three producers of one analyzer, one mostly idle */
             int ti = next() % 7 == 0 ? 2 : (int)(next() % 2);
             item(r, ti, ti == 1 ? 9000 + next() % 50000 : zipf_draw(&z));
@@ -313,7 +348,7 @@ int main(void)
 {
     static const uint32_t ks[] = {2, 4, 8, 64};
     static const uint64_t budgets[] = {64 << 10, 256 << 10};
-    for (int sh = SINGLE; sh <= THREADS; sh++) {
+    for (int sh = SINGLE; sh <= RUNS; sh++) {
         for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
             uint32_t k = ks[ki];
             long events = k == 64 ? 15000 : 40000;
