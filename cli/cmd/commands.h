@@ -32,6 +32,8 @@ void error_in_file(const char *file, const char *msg);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reads PATH; on failure prints the error line and returns false. */
 bool load_profile(const char *path, struct pp_profile *p);
+/* The same for one ranking of k-iteration paths (profile.h, profile_read_keep). */
+bool load_profile_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep);
 /* Decimal, no sign, no junk, no overflow. */
 bool parse_u64(const char *s, uint64_t *v);
 /* Finds exactly one function for SPEC; otherwise prints why and returns

@@ -31,8 +31,13 @@ int usage_error(const char *fmt, ...)
 
 bool load_profile(const char *path, struct pp_profile *p)
 {
+    return load_profile_keep(path, p, NULL);
+}
+
+bool load_profile_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep)
+{
     struct pp_error err;
-    if (profile_read(path, p, &err))
+    if (profile_read_keep(path, p, keep, &err))
         return true;
     error_in_file(path, err.msg);
     return false;

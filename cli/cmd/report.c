@@ -146,7 +146,11 @@ int cmd_report(int argc, char **argv)
     }
     if (json && !top_given)
         top = 0;
-    if (!load_profile(file, &prof)) {
+    /* `--k --top N` over the whole program reads only what can rank: a
+     * k = 16 forest has tens of millions of nodes (cli/read/kipf_read.c). */
+    struct kipf_keep keep = { top, min_count, (uint32_t)min_length };
+    bool ranking = k && !pruned && top && nfunctions == 0;
+    if (!load_profile_keep(file, &prof, ranking ? &keep : NULL)) {
         free(functions);
         return EXIT_TROUBLE;
     }

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "base/largest.h"
 #include "read/path_memo.h"
 
 /* blocks[i]: blocks of node i's BL path plus its ancestors'. Nodes come
@@ -35,43 +36,6 @@ static bool selected(const struct kipf_options *o, const struct kipf_node *nd)
            nd->depth + 1 >= o->min_length;
 }
 
-static uint64_t weight_of(uint64_t count, uint64_t blocks)
-{
-    uint64_t w;
-    return __builtin_mul_overflow(count, blocks, &w) ? UINT64_MAX : w;
-}
-
-/* A min-heap of the M largest values seen: its root is the M-th largest. */
-struct largest {
-    uint64_t *h;
-    size_t n, m;
-};
-
-static void largest_add(struct largest *l, uint64_t v)
-{
-    size_t i;
-    if (l->n < l->m) {
-        for (i = l->n++; i > 0 && l->h[(i - 1) / 2] > v; i = (i - 1) / 2)
-            l->h[i] = l->h[(i - 1) / 2];
-        l->h[i] = v;
-        return;
-    }
-    if (v <= l->h[0])
-        return;
-    for (i = 0;;) {
-        size_t c = 2 * i + 1;
-        if (c >= l->n)
-            break;
-        if (c + 1 < l->n && l->h[c + 1] < l->h[c])
-            c++;
-        if (l->h[c] >= v)
-            break;
-        l->h[i] = l->h[c];
-        i = c;
-    }
-    l->h[i] = v;
-}
-
 /* With a --top N of millions of sequences, only those that can rank in
  * the first N by count or by count x length are kept: every one whose
  * count (weight) is at least the N-th largest, ties included, so the
@@ -85,7 +49,8 @@ static bool thresholds(const struct pp_kipf *k, const struct kipf_options *o,
     *tc = *tw = 0;
     for (i = 0; i < k->nnodes; i++)
         n += selected(o, &k->nodes[i]);
-    *total = n;
+    /* A forest read for this ranking (kipf.h) knows the whole one's. */
+    *total = k->kept_only ? (size_t)k->kept_total : n;
     if (o->top == 0 || o->top >= n / 2)
         return true;
     struct largest c = {malloc(o->top * sizeof *c.h), 0, o->top};
@@ -96,7 +61,7 @@ static bool thresholds(const struct pp_kipf *k, const struct kipf_options *o,
         if (!selected(o, nd))
             continue;
         largest_add(&c, nd->count);
-        largest_add(&w, weight_of(nd->count, blocks[i]));
+        largest_add(&w, kipf_weight(nd->count, blocks[i]));
     }
     if (ok) {
         *tc = c.h[0];
@@ -131,7 +96,7 @@ bool kpaths_collect(const struct pp_profile *p, const struct kipf_options *o,
         struct kpath *kp = &paths[m];
         if (!selected(o, nd))
             continue;
-        kp->weight = weight_of(nd->count, blocks[i]);
+        kp->weight = kipf_weight(nd->count, blocks[i]);
         if (nd->count < tc && kp->weight < tw)
             continue;
         kp->node = i;

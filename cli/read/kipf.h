@@ -39,8 +39,21 @@ struct kipf_node {
     size_t end;         /* the subtree is nodes[self .. end) */
 };
 
+/* What `report --k --top N` will list (kipf_paths.h): with it, an
+ * in-order forest is read keeping only the nodes that can rank in the
+ * first TOP by count or by count x blocks, and their ancestors. */
+struct kipf_keep {
+    uint64_t top, min_count;
+    uint32_t min_length;
+};
+
 struct pp_kipf {
     uint32_t k, flags;
+    /* kept_only: nodes[] holds only what a kipf_keep asked for (kipf_read.c,
+     * "Reading for a ranking"); kept_total is how many nodes of the whole
+     * forest its min_count and min_length select. */
+    bool kept_only;
+    uint64_t kept_total;
     uint64_t threads, events, ksf_nodes, kipf_nodes, hash_ops;
     uint32_t nlevels;
     struct kipf_level *levels;
@@ -57,6 +70,13 @@ struct pp_profile;
 bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
                struct pp_error *err);
 void kipf_free(struct pp_kipf *k);
+
+/* A sequence's weight: its count times its blocks, saturated. */
+static inline uint64_t kipf_weight(uint64_t count, uint64_t blocks)
+{
+    uint64_t w;
+    return __builtin_mul_overflow(count, blocks, &w) ? UINT64_MAX : w;
+}
 
 /* The first child of node I, its next sibling (KIPF_NONE when none). */
 static inline size_t kipf_first_child(const struct pp_kipf *k, size_t i)

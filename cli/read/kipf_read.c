@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "base/bytes.h"
+#include "base/largest.h"
 #include "kipf_raw.h"
 #include "path_memo.h"
 
@@ -80,10 +81,10 @@ static bool read_fixed(struct pp_cursor *c, struct pp_kipf *k, struct pp_error *
 /* One node's own fields; PARENT is NULL for a root. */
 static bool read_node(struct pp_cursor *c, const struct pp_profile *p, bool compact,
                       const struct kipf_raw *parent, struct kipf_raw *n, uint32_t *nchildren,
-                      struct path_memo *memo, struct pp_error *err)
+                      uint32_t *nblocks, struct path_memo *memo, struct pp_error *err)
 {
     const struct pp_func_meta *m;
-    uint32_t reserved, nblocks;
+    uint32_t reserved;
 
     if (compact) {
         uint64_t tu = parent ? parent->tu : 0, func = parent ? parent->func : 0, nch = 0;
@@ -118,7 +119,7 @@ static bool read_node(struct pp_cursor *c, const struct pp_profile *p, bool comp
         return pp_fail(err, "function %s, its parent's is %s: a k-iteration path lies "
                             "within one function", m->name,
                        p->tus[parent->tu].funcs[parent->func].name);
-    if (!path_memo_nblocks(memo, m, n->id, &nblocks, err))
+    if (!path_memo_nblocks(memo, m, n->id, nblocks, err))
         return pp_context(err, "function %s", m->name);
     if (n->count == 0)
         return pp_fail(err, "count 0");
@@ -138,6 +139,13 @@ struct forest_sink {
     struct kipf_node *nodes;   /* in_order */
     const size_t *map, *off;   /* in_order: label (TU, function) -> profile function */
     bool out_of_order;
+    /* In order, for one ranking (kipf.h, struct kipf_keep): NODES grows to
+     * NKEPT of CAP, and BY_COUNT / BY_WEIGHT hold the TOP largest counts
+     * and weights of the selected nodes read so far, TOTAL their number. */
+    const struct kipf_keep *keep;
+    size_t nkept, cap;
+    struct largest by_count, by_weight;
+    uint64_t total;
 };
 
 struct open_node {
@@ -146,6 +154,10 @@ struct open_node {
     uint64_t left;        /* children still to read */
     uint64_t sum;         /* of the children's counts, saturated */
     struct kipf_raw self; /* the node's own fields, for its children's checks */
+    size_t last_func;     /* in order: the last child's profile function and path ID */
+    uint64_t last_id;
+    uint64_t blocks;      /* blocks of the sequence ending here */
+    size_t kept;          /* keep: its index in NODES, KIPF_NONE while not kept */
 };
 
 /* Node N (its fields CUR) as the next child of O, in order.  False: out of
@@ -156,17 +168,65 @@ static bool put_in_order(struct forest_sink *s, const struct pp_profile *p,
 {
     size_t f = s->map[s->off[cur->tu] + cur->func];
     if (o->last != KIPF_NONE) {
-        const struct kipf_node *prev = &s->nodes[o->last];
-        if (prev->func == f && prev->id == cur->id)
+        if (o->last_func == f && o->last_id == cur->id)
             return pp_fail(err, "nodes %zu and %zu: siblings with one label (TU %" PRIu32
                                 ", function %s, path %" PRIu64 ")", o->last, n, cur->tu,
                            p->funcs[f].meta->name, cur->id);
-        if (prev->func > f || (prev->func == f && prev->id > cur->id)) {
+        if (o->last_func > f || (o->last_func == f && o->last_id > cur->id)) {
             s->out_of_order = true;
             return false;
         }
     }
-    s->nodes[n] = (struct kipf_node){ f, cur->id, cur->count, depth, o->node, n + 1 };
+    if (!s->keep)
+        s->nodes[n] = (struct kipf_node){ f, cur->id, cur->count, depth, o->node, n + 1 };
+    return true;
+}
+
+/* Reading for a ranking.  A node is kept when its count or its weight is
+ * at least the TOP-th largest among the selected nodes read before it:
+ * one that fails can never be in the first TOP of the whole forest, by
+ * count or by weight, ties included, so the ranking of what is kept is
+ * the whole forest's (query/kipf_paths.c ranks ties by node order, which
+ * keeping preserves).  A kept node's ancestors are kept too, when it is
+ * (the report prints the sequence from its root); an ancestor kept late
+ * still comes before its descendants, so NODES stays in preorder. */
+static bool keep_append(struct forest_sink *s, struct open_node *e, uint32_t depth,
+                        size_t parent, struct pp_error *err)
+{
+    if (s->nkept == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        struct kipf_node *v = realloc(s->nodes, cap * sizeof *v);
+        if (!v)
+            return pp_fail(err, "out of memory");
+        s->nodes = v;
+        s->cap = cap;
+    }
+    size_t f = s->map[s->off[e->self.tu] + e->self.func];
+    s->nodes[s->nkept] =
+        (struct kipf_node){ f, e->self.id, e->self.count, depth, parent, s->nkept + 1 };
+    e->kept = s->nkept++;
+    return true;
+}
+
+/* STACK[1..TOP] are the open nodes from a root down to the one just read. */
+static bool keep_consider(struct forest_sink *s, struct open_node *stack, int top,
+                          struct pp_error *err)
+{
+    const struct open_node *e = &stack[top];
+    const struct kipf_keep *w = s->keep;
+    if (e->self.count < w->min_count || (uint32_t)top < w->min_length)
+        return true;
+    uint64_t weight = kipf_weight(e->self.count, e->blocks);
+    s->total++;
+    bool may = largest_may_rank(&s->by_count, e->self.count) ||
+               largest_may_rank(&s->by_weight, weight);
+    largest_add(&s->by_count, e->self.count);
+    largest_add(&s->by_weight, weight);
+    for (int t = 1; may && t <= top; t++)
+        if (stack[t].kept == KIPF_NONE &&
+            !keep_append(s, &stack[t], (uint32_t)t - 1, t > 1 ? stack[t - 1].kept : KIPF_NONE,
+                         err))
+            return false;
     return true;
 }
 
@@ -181,20 +241,23 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
     int top = 0;
 
     *first_root = KIPF_NONE;
-    stack[0] = (struct open_node){ KIPF_NONE, KIPF_NONE, k->nroots, 0, { 0 } };
+    stack[0] = (struct open_node){ KIPF_NONE, KIPF_NONE, k->nroots, 0, { 0 }, 0, 0, 0,
+                                   KIPF_NONE };
     while (top >= 0) {
         struct open_node *o = &stack[top];
         const struct kipf_raw *parent = o->node == KIPF_NONE ? NULL : &o->self;
         struct kipf_raw cur;
-        uint32_t nchildren = 0;
+        uint32_t nchildren = 0, nblocks = 0;
 
         if (o->left == 0) {
             if (parent && o->sum > parent->count)
                 return pp_fail(err, "node %zu: count %" PRIu64 " below the sum of its "
                                     "children's (%" PRIu64 ")", o->node, parent->count,
                                o->sum);
-            if (s->in_order && o->node != KIPF_NONE)
+            if (s->in_order && !s->keep && o->node != KIPF_NONE)
                 s->nodes[o->node].end = n;
+            if (s->keep && o->kept != KIPF_NONE)
+                s->nodes[o->kept].end = s->nkept;
             top--;
             continue;
         }
@@ -205,7 +268,7 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
         if (n == room)
             return pp_fail(err, "the section says %" PRIu64 " k-IPF nodes, the forest has "
                                 "more", k->kipf_nodes);
-        if (!read_node(c, p, compact, parent, &cur, &nchildren, memo, err))
+        if (!read_node(c, p, compact, parent, &cur, &nchildren, &nblocks, memo, err))
             return pp_context(err, "node %zu (depth %d)", n, top);
         cur.depth = (uint32_t)top;
         announced = announced - 1 + nchildren;
@@ -226,13 +289,21 @@ static bool read_forest(struct pp_cursor *c, const struct pp_profile *p, struct 
                 *first_root = n;
         }
         o->last = n;
+        if (s->in_order) {
+            o->last_func = s->map[s->off[cur.tu] + cur.func];
+            o->last_id = cur.id;
+        }
         o->left--;
         o->sum = o->sum + cur.count < o->sum ? UINT64_MAX : o->sum + cur.count;
         if (nchildren == 0) {
             leaves++;
             depth_sum += (uint64_t)top;
         }
-        stack[++top] = (struct open_node){ n, KIPF_NONE, nchildren, 0, cur };
+        uint64_t blocks = (top > 0 ? o->blocks : 0) + nblocks;
+        stack[++top] = (struct open_node){ n, KIPF_NONE, nchildren, 0, cur, 0, 0, blocks,
+                                           KIPF_NONE };
+        if (s->keep && !keep_consider(s, stack, top, err))
+            return false;
         n++;
     }
     *nread = n;
@@ -302,8 +373,31 @@ bool kipf_read(const unsigned char *body, size_t len, struct pp_profile *p,
         return pp_fail(err, "out of memory");
     ok = label_map(p, &map, &off, &one_to_one, err);
     forest = c;
+    /* For one ranking, in order: only what can rank is kept. */
+    if (ok && one_to_one && p->kipf_keep && p->kipf_keep->top) {
+        const struct kipf_keep *w = p->kipf_keep;
+        s = (struct forest_sink){ .in_order = true, .map = map, .off = off, .keep = w };
+        s.by_count = (struct largest){ malloc(w->top * sizeof(uint64_t)), 0, (size_t)w->top };
+        s.by_weight = (struct largest){ malloc(w->top * sizeof(uint64_t)), 0, (size_t)w->top };
+        if (w->top > SIZE_MAX / 16 || !s.by_count.h || !s.by_weight.h)
+            ok = pp_fail(err, "out of memory");
+        else if (read_forest(&c, p, k, &s, room, &nread, &first_root, memo, err)) {
+            k->nnodes = s.nkept;
+            k->kept_only = true;
+            k->kept_total = s.total;
+        } else if (!s.out_of_order)
+            ok = false;
+        k->nodes = s.nodes;
+        free(s.by_count.h);
+        free(s.by_weight.h);
+        if (ok && s.out_of_order) {
+            free(k->nodes);
+            k->nodes = NULL;
+            c = forest; /* read it again into RAW, for kipf_merge */
+        }
+    }
     /* In order first: no copy of the file's nodes, no sorting, no merge. */
-    if (ok && one_to_one) {
+    else if (ok && one_to_one) {
         s = (struct forest_sink){ .in_order = true, .map = map, .off = off };
         k->nodes = s.nodes = malloc((room ? room : 1) * sizeof *k->nodes);
         if (!k->nodes)

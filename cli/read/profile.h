@@ -15,6 +15,8 @@
 #include "graph/meta.h"
 #include "sections.h"
 
+struct kipf_keep;
+
 struct pp_path_count {
     uint64_t id;
     uint64_t count;
@@ -78,6 +80,7 @@ struct pp_profile {
     uint64_t total;                    /* sum of all path counts (checked to fit) */
 
     struct pp_kipf *kipf;              /* the KIPF section (kipf.h), NULL when none or broken */
+    const struct kipf_keep *kipf_keep; /* profile_read_keep's request, during the read only */
     struct pp_kprune *kprune;          /* the KPRUNE section (kprune.h), NULL when none or broken */
     bool has_kipf, has_kprune;         /* the file has such a section, sound or not */
 
@@ -93,6 +96,11 @@ struct pp_profile {
  * recorded in p->sections instead (sections.h); commands ask
  * sections_usable() whether what they need is sound. */
 bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err);
+/* The same, reading the KIPF section for one ranking only (kipf.h,
+ * struct kipf_keep): `report --k --top N` on forests of tens of millions
+ * of nodes.  KEEP NULL reads everything. */
+bool profile_read_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep,
+                       struct pp_error *err);
 void profile_free(struct pp_profile *p);
 
 /* The factor from a sampled function's count to an estimate of its full

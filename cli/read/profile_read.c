@@ -566,6 +566,12 @@ static bool read_forest_section(struct pp_profile *p, const unsigned char *data,
 
 bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
 {
+    return profile_read_keep(path, p, NULL, err);
+}
+
+bool profile_read_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep,
+                       struct pp_error *err)
+{
     unsigned char *data;
     size_t len, first[PP_NPARTS];
     uint32_t nsections = 0;
@@ -574,6 +580,7 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
     int i;
 
     memset(p, 0, sizeof *p);
+    p->kipf_keep = keep;
     for (i = 0; i < PP_NPARTS; i++)
         p->broken[i] = first[i] = PP_NO_SECTION;
     if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
@@ -591,6 +598,7 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
         ok = read_forest_section(p, data, first[PP_PART_KPRUNE], PP_PART_KPRUNE, kprune_read,
                                  err);
     free(data);
+    p->kipf_keep = NULL;
     if (ok && !p->has_program) {
         p->program = strdup("");
         p->cmdline = strdup("");
