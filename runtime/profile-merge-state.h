@@ -88,6 +88,13 @@ struct mg_stream {
     uint64_t *threads;     /* nthreads x {events, busy_ns}, summed by rank */
 };
 
+/* The SAMPLING section: one rate and burst length, the rest summed. */
+struct mg_sampling {
+    int present;
+    uint64_t sample_n, burst, bursts, gap_checks, burst_checks;
+    size_t first_input;    /* which profile set the rate (for messages) */
+};
+
 struct mg_program {
     int present;
     char *program, *cmdline; /* NUL-terminated copies, or the "several" text */
@@ -106,6 +113,7 @@ struct pprt_merge {
     size_t tu_nslots;
     size_t *fn_slots;      /* by (name, file): (tu << 32 | func) + 1 */
     size_t fn_nslots, fn_n;
+    struct mg_sampling sampling;
     struct mg_stream stream;
     struct mg_kipf kipf;
     struct mg_kprune kprune;

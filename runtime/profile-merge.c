@@ -7,6 +7,7 @@
 #include "profile-merge.h"
 #include "profile-merge-input.h"
 #include "profile-merge-kiter.h"
+#include "profile-merge-sampling.h"
 #include "profile-merge-state.h"
 #include "profile-merge-tu.h"
 #include "fnv.h"
@@ -89,7 +90,7 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
     struct mg_cur c = {d, len - 8, PATHPROF_FILE_HEADER_SIZE};
     size_t kipf_at = 0, kprune_at = 0;
     uint64_t kipf_len = 0, kprune_len = 0;
-    int seen_program = 0, seen_stream = 0, rc = 0;
+    int seen_program = 0, seen_stream = 0, seen_sampling = 0, rc = 0;
     for (uint32_t s = 0; s < nsections && rc == 0; s++) {
         uint32_t tag, reserved;
         uint64_t slen;
@@ -101,7 +102,8 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         size_t at = c.pos;
         c.pos += slen;
         int *once = tag == PATHPROF_SECTION_PROGRAM ? &seen_program
-                  : tag == PATHPROF_SECTION_STREAM ? &seen_stream : NULL;
+                  : tag == PATHPROF_SECTION_STREAM ? &seen_stream
+                  : tag == PATHPROF_SECTION_SAMPLING ? &seen_sampling : NULL;
         if (once && (*once)++) {
             rc = mg_fail(err, "two sections of tag %u: which one holds the run is unknown", tag);
             break;
@@ -116,6 +118,9 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
             break;
         case PATHPROF_SECTION_STREAM:
             rc = mg_read_stream(m, &sc, err);
+            break;
+        case PATHPROF_SECTION_SAMPLING:
+            rc = mg_read_sampling(m, &sc, input, err);
             break;
         case MG_TAG_KIPF:
         case MG_TAG_KPRUNE:
