@@ -168,3 +168,13 @@ int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
     pthread_mutex_unlock(&lock);
     return first;
 }
+
+void pprt_registry_zero_counts_in_child(void)
+{
+    /* Every word of a TU's counter array is a count or a hash slot, and a
+     * slot of 0 means "no table yet": the next count installs a new root
+     * (the inherited roots are left to the process, as roots always are).
+     * The child has one thread, so plain stores are enough. */
+    for (struct pprt_tu *tu = head; tu; tu = tu->next)
+        memset(tu->counters, 0, tu->ncounters * sizeof *tu->counters);
+}
