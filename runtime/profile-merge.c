@@ -10,6 +10,7 @@
 #include "profile-merge-sampling.h"
 #include "profile-merge-state.h"
 #include "profile-merge-tu.h"
+#include "profile-merge-wpp.h"
 #include "fnv.h"
 #include "le-bytes.h"
 #include "pathprof-abi.h"
@@ -88,8 +89,8 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
     if (!tumap)
         return mg_fail(err, "out of memory");
     struct mg_cur c = {d, len - 8, PATHPROF_FILE_HEADER_SIZE};
-    size_t kipf_at = 0, kprune_at = 0;
-    uint64_t kipf_len = 0, kprune_len = 0;
+    size_t kipf_at = 0, kprune_at = 0, wpp_at = 0;
+    uint64_t kipf_len = 0, kprune_len = 0, wpp_len = 0;
     int seen_program = 0, seen_stream = 0, seen_sampling = 0, rc = 0;
     for (uint32_t s = 0; s < nsections && rc == 0; s++) {
         uint32_t tag, reserved;
@@ -132,6 +133,14 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
             *(tag == MG_TAG_KIPF ? &kipf_at : &kprune_at) = at;
             *(tag == MG_TAG_KIPF ? &kipf_len : &kprune_len) = slen;
             break;
+        case PATHPROF_SECTION_WPP:
+            if (wpp_at != 0) {
+                rc = mg_fail(err, "two WPP sections: which one holds the run is unknown");
+                break;
+            }
+            wpp_at = at;
+            wpp_len = slen;
+            break;
         default:
             rc = mg_fail(err, "section %u has tag %u, which this pathprof cannot merge "
                       "(a newer pathprof wrote it?)", s, tag);
@@ -156,6 +165,13 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         if (rc)
             snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
                      " (KPRUNE section)");
+    }
+    if (rc == 0 && wpp_at) {
+        struct mg_cur sc = {d, wpp_at + wpp_len, wpp_at};
+        rc = mg_read_wpp(m, &sc, tumap, ntus, err);
+        if (rc)
+            snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                     " (WPP section)");
     }
     free(tumap);
     return rc;
@@ -192,6 +208,7 @@ void pprt_merge_free(struct pprt_merge *m)
         free(m->kprune.len[n].slots);
     }
     free(m->kprune.len);
+    mg_free_wpp(&m->wpp);
     for (size_t i = 0; i < m->ninputs; i++)
         free(m->names[i]);
     free(m->names);
