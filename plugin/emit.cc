@@ -86,6 +86,32 @@ is_placeholder (gimple *s)
   return is_gimple_call (s) && gimple_call_fndecl (s) == placeholder_decl;
 }
 
+void
+pp_split_diamond (basic_block bb, gcond *cond, profile_probability p_true,
+                  basic_block *true_bb, basic_block *false_bb)
+{
+  edge fallthru = split_block (bb, cond);
+  basic_block join = fallthru->dest;
+  basic_block t = create_empty_bb (bb);
+  basic_block f = create_empty_bb (t);
+  if (current_loops)
+    {
+      add_bb_to_loop (t, bb->loop_father);
+      add_bb_to_loop (f, bb->loop_father);
+    }
+  redirect_edge_succ (fallthru, f);
+  fallthru->flags = EDGE_FALSE_VALUE;
+  fallthru->probability = p_true.invert ();
+  edge to_true = make_edge (bb, t, EDGE_TRUE_VALUE);
+  to_true->probability = p_true;
+  make_single_succ_edge (t, join, EDGE_FALLTHRU);
+  make_single_succ_edge (f, join, EDGE_FALLTHRU);
+  t->count = bb->count.apply_probability (p_true);
+  f->count = bb->count.apply_probability (fallthru->probability);
+  *true_bb = t;
+  *false_bb = f;
+}
+
 /* Replaces the placeholder CALL by the probe.  */
 static void
 expand_one (gcall *call)
@@ -109,24 +135,8 @@ expand_one (gcall *call)
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gsi_remove (&gsi, true);
 
-  edge fallthru = split_block (bb, cond);
-  basic_block join = fallthru->dest;
-  basic_block slow = create_empty_bb (bb);
-  basic_block fast = create_empty_bb (slow);
-  if (current_loops)
-    {
-      add_bb_to_loop (slow, bb->loop_father);
-      add_bb_to_loop (fast, bb->loop_father);
-    }
-  redirect_edge_succ (fallthru, fast);
-  fallthru->flags = EDGE_FALSE_VALUE;
-  fallthru->probability = profile_probability::very_likely ();
-  edge to_slow = make_edge (bb, slow, EDGE_TRUE_VALUE);
-  to_slow->probability = profile_probability::very_unlikely ();
-  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
-  make_single_succ_edge (fast, join, EDGE_FALLTHRU);
-  slow->count = bb->count.apply_probability (to_slow->probability);
-  fast->count = bb->count.apply_probability (fallthru->probability);
+  basic_block slow, fast;
+  pp_split_diamond (bb, cond, profile_probability::very_unlikely (), &slow, &fast);
 
   gimple_stmt_iterator s = gsi_start_bb (slow);
   gsi_insert_after (&s, gimple_build_call (slow_decl, 1, ev), GSI_NEW_STMT);
