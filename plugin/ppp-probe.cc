@@ -17,7 +17,7 @@
  * counted as another. */
 #include "gcc-headers.h"
 #include "ppp-probe.h"
-#include "probes.h"
+#include "cfg-split.h"
 #include "metadata.h"
 #include "pathprof-abi.h"
 
