@@ -8,6 +8,7 @@
 # at 1/1 the burst length does not matter.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
+. "$TAP_ROOT/tests/merge/lib.sh"
 ORACLE=$TAP_ROOT/tests/merge/counts.pl
 CMP=$TAP_ROOT/tests/sampling/cmp.pl
 export PATHPROF_QUIET=1
@@ -22,15 +23,7 @@ for r in a:120000 b:70000 c:40000; do
     pp_json "$n.pp" >"$n.json"
 done
 
-m() { "$PP_CLI" merge "$@" 2>merge.err; }
-ok "merge -o abc a b c (1/10, bursts of 10)" m -o abc.pp a.pp b.pp c.pp
-is "$(cat merge.err)" "" "merge says nothing when all is well"
-m -o bc.pp b.pp c.pp && m -o a_bc.pp a.pp bc.pp
-m -o ab.pp a.pp b.pp && m -o ab_c.pp ab.pp c.pp
-m -o cab.pp c.pp a.pp b.pp && m -o ca.pp c.pp a.pp && m -o b_ca.pp ca.pp b.pp
-for f in a_bc ab_c cab b_ca; do
-    ok "associative and commutative: $f.pp = abc.pp, byte for byte" cmp -s abc.pp "$f.pp"
-done
+merge_groupings a b c
 
 pp_json abc.pp >abc.json
 is "$(perl "$ORACLE" bl abc.json)" "$(perl "$ORACLE" bl a.json b.json c.json)" \
@@ -40,7 +33,7 @@ sums() { perl -MJSON::PP -e 'my %t; for (@ARGV) { local $/; open my $f, "<", $_ 
     $t{r} = "$s->{sample_n}/$s->{burst}" } print join(" ", map { "$_=$t{$_}" } sort keys %t), "\n"' "$@"; }
 is "$(sums abc.json)" "$(sums a.json b.json c.json)" "SAMPLING: the rate kept, bursts and checks summed"
 
-ok "the exact runs (1/1, bursts of different lengths) merge" m -o eabc.pp ea.pp eb.pp ec.pp
+ok "the exact runs (1/1, bursts of different lengths) merge" "$PP_CLI" merge -o eabc.pp ea.pp eb.pp ec.pp
 pp_json eabc.pp >eabc.json
 read -r e found <<<"$(perl "$CMP" error eabc.json abc.json 0.001)"
 note "pooled estimates against the exact sum: largest hot-path error $e, hot paths found $found"
@@ -54,17 +47,6 @@ PATHPROF_SAMPLE=1/100 PATHPROF_BURST=10 pp_run r100.pp "$T/mix" 30000
 PATHPROF_SAMPLE=1/10 PATHPROF_BURST=20 pp_run b20.pp "$T/mix" 30000
 PATHPROF_SAMPLE=0 pp_run never.pp "$T/mix" 30000
 echo keep >out.pp
-refused() { # NAME REGEX INPUTS...
-    local name=$1 re=$2; shift 2
-    "$PP_CLI" merge -o out.pp "$@" >/dev/null 2>merge.err
-    local rc=$? nl
-    nl=$(grep -c '' merge.err)
-    if [ "$rc" = 2 ] && [ "$nl" = 1 ] && grep -qE -- "$re" merge.err && [ "$(cat out.pp)" = keep ]; then
-        pass "$name"
-    else
-        fail "$name" "exit $rc (want 2), $nl lines, out.pp $(head -c 4 out.pp)" "$(cat merge.err)"
-    fi
-}
 refused "another rate is refused, naming the file and both rates" \
     "^pathprof: r100.pp: sampled at 1/100 with bursts of 10 checks, but a.pp was sampled at 1/10 with bursts of 10 checks" \
     a.pp b.pp r100.pp

@@ -10,6 +10,7 @@
 # damaged inside a sound envelope is refused, OUT kept.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
+. "$TAP_ROOT/tests/merge/lib.sh"
 ORACLE=$TAP_ROOT/tests/merge/counts.pl
 S=$TAP_ROOT/tests/merge/wpp
 export PATHPROF_QUIET=1
@@ -27,15 +28,7 @@ run a 12 300 && run b 21 500 && run c 2 8000 PATHPROF_WPP_MAX=64K || BAIL_OUT "t
     fail "run c is cut into several epochs" "$("$PP_CLI" wpp c.pp)"
 for r in a b c; do "$PP_CLI" wpp --expand "$r.pp" >"$r.x"; done
 
-m() { "$PP_CLI" merge "$@" 2>merge.err; }
-ok "merge -o abc a b c" m -o abc.pp a.pp b.pp c.pp
-is "$(cat merge.err)" "" "merge says nothing when all is well"
-m -o bc.pp b.pp c.pp && m -o a_bc.pp a.pp bc.pp
-m -o ab.pp a.pp b.pp && m -o ab_c.pp ab.pp c.pp
-m -o cab.pp c.pp a.pp b.pp && m -o ca.pp c.pp a.pp && m -o b_ca.pp ca.pp b.pp
-for f in a_bc ab_c cab b_ca; do
-    ok "associative and commutative: $f.pp = abc.pp, byte for byte" cmp -s abc.pp "$f.pp"
-done
+merge_groupings a b c
 
 "$PP_CLI" wpp --expand abc.pp >abc.x 2>abc.err
 is "$?:$(cat abc.err)" "0:" "wpp --expand reads the merge"
