@@ -171,10 +171,25 @@ int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
 
 void pprt_registry_zero_counts_in_child(void)
 {
-    /* Every word of a TU's counter array is a count or a hash slot, and a
-     * slot of 0 means "no table yet": the next count installs a new root
-     * (the inherited roots are left to the process, as roots always are).
-     * The child has one thread, so plain stores are enough. */
-    for (struct pprt_tu *tu = head; tu; tu = tu->next)
-        memset(tu->counters, 0, tu->ncounters * sizeof *tu->counters);
+    /* The child has one thread, so plain stores are enough.  Hash tables
+     * are kept (a root is never freed while the process lives) and their
+     * counts set to 0. */
+    for (struct pprt_tu *tu = head; tu; tu = tu->next) {
+        uint32_t nfuncs = pprt_meta_nfuncs(tu->meta);
+        for (uint32_t i = 0; i < nfuncs; i++) {
+            struct pprt_meta_fn fn;
+            pprt_meta_fn(tu->meta, i, &fn);
+            uint64_t *c = tu->counters;
+            if (fn.flags & PATHPROF_FN_PPP) {
+                memset(c + fn.counter_offset, 0, fn.ppp_size * sizeof *c);
+                pprt_hash_zero_slot(c[fn.counter_offset + fn.ppp_size]);
+            } else if (fn.flags & PATHPROF_FN_HASH) {
+                pprt_hash_zero_slot(c[fn.counter_offset]);
+            } else {
+                memset(c + fn.counter_offset, 0, fn.npaths * sizeof *c);
+            }
+            if (fn.flags & PATHPROF_FN_VERIFY)
+                memset(c + fn.verify_offset, 0, fn.nverify * sizeof *c);
+        }
+    }
 }

@@ -4,7 +4,7 @@
 # its children's, added, count every path as often as it ran: a program
 # that forks children which walk stretches of step() accumulates exactly
 # the counts of the same walks run in one process without forking (array
-# and hash counters, and a sampled build's totals). Without
+# and hash counters, PPP's, and a sampled build's totals). Without
 # PATHPROF_ACCUMULATE a child still inherits the parent's counts.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
@@ -17,7 +17,11 @@ pp_cc "$T/array" "$SRC" -O2 && pp_cc "$T/hash" "$SRC" -O2 -fplugin-arg-pathprof-
 # The counts of step() only (main's paths differ: one forks).
 steps() { "$PP_CLI" report --json "$1" >"$1.json" && perl "$ORACLE" bl "$1.json" | grep '^step '; }
 
-for b in array hash; do
+# PPP: the interesting paths count in an array, the others in a hash table.
+PATHPROF_OUT=$T/train.pp "$T/array" 300 0 seq >/dev/null && "$PP_CLI" select train.pp --cover 0.5 >sel.txt &&
+    pp_cc "$T/ppp" "$SRC" -O2 -fplugin-arg-pathprof-ppp="$T/sel.txt" || BAIL_OUT "cannot build forks.c with ppp"
+
+for b in array hash ppp; do
     PATHPROF_OUT=$T/$b.seq "$T/$b" 3000 3 seq >/dev/null
     rm -f "$b.acc"
     PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/$b.acc "$T/$b" 3000 3 >"$b.out" 2>"$b.err"
