@@ -82,9 +82,9 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         m->time = time;
     m->mode = mode;
 
-    /* First pass: framing, PROGRAM, TU and STREAM (the k-iteration
-     * sections name TUs by their rank among the TU sections, so they
-     * wait for the second). */
+    /* First pass: framing, PROGRAM, SAMPLING, TU and STREAM (KIPF, KPRUNE
+     * and WPP name TUs by their rank among the TU sections, so they wait
+     * for the second). */
     size_t *tumap = malloc(((size_t)nsections + 1) * sizeof *tumap), ntus = 0;
     if (!tumap)
         return mg_fail(err, "out of memory");
