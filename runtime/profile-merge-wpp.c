@@ -111,8 +111,8 @@ static int read_symbol(struct mg_cur *c, uint64_t *w1, uint64_t *w2)
         *w1 = (v >> 3) | ((v >> 2) & 1 ? PATHPROF_EV_RET : 0) | ((v >> 1) & 1 ? PATHPROF_EV_START : 0);
         return 0;
     }
-    if ((v >> 8) >= (1ull << 56))
-        return -1;
+    if ((v >> 8) >= (1ull << 56) || ((v >> 1) & 0x7f) == 0)
+        return -1; /* markers have kinds from 1 (pathprof-abi.h) */
     *w1 = PATHPROF_MARK((v >> 1) & 0x7f, v >> 8);
     return mg_get_uleb(c, w2);
 }
@@ -121,6 +121,54 @@ static void free_grammar(struct mg_wgram *g)
 {
     free(g->terms);
     free(g->rules);
+}
+
+/* The rules at B (left where they start): each uses only symbols of the
+ * table and earlier rules, every rule but the start rule has two symbols
+ * or more, and the start rule expands to the header's symbols and words.
+ * What `pathprof wpp` checks, so that a merge never makes a profile it
+ * refuses.  0, or -1. */
+static int check_rules(struct mg_cur b, const struct mg_wgram *g)
+{
+    uint64_t *len = malloc(g->nrules * sizeof *len), *wlen = malloc(g->nrules * sizeof *wlen);
+    int rc = len && wlen ? 0 : -1;
+    for (uint64_t r = 0; rc == 0 && r < g->nrules; r++) {
+        uint64_t k, x, total = 0, wtotal = 0;
+        if (mg_get_uleb(&b, &k) != 0 || k > mg_left(&b) || (r + 1 < g->nrules && k < 2)) {
+            rc = -1;
+            break;
+        }
+        for (uint64_t j = 0; rc == 0 && j < k; j++) {
+            uint64_t l, wl;
+            if (mg_get_uleb(&b, &x) != 0) {
+                rc = -1;
+            } else if (!(x & 1)) {
+                if ((x >> 1) >= g->nterms)
+                    rc = -1;
+                l = 1;
+                wl = rc == 0 && g->terms[x >> 1].kind ? 2 : 1;
+            } else {
+                if ((x >> 1) >= r)
+                    rc = -1;
+                l = rc == 0 ? len[x >> 1] : 0;
+                wl = rc == 0 ? wlen[x >> 1] : 0;
+            }
+            if (rc == 0 && (__builtin_add_overflow(total, l, &total) ||
+                            __builtin_add_overflow(wtotal, wl, &wtotal)))
+                rc = -1;
+        }
+        len[r] = total;
+        wlen[r] = wtotal;
+    }
+    if (rc == 0) {
+        uint64_t words = wlen[g->nrules - 1] + !!(g->flags & GRAMMAR_HALF);
+        if (mg_left(&b) || len[g->nrules - 1] != g->length || words != g->words ||
+            ((g->flags & GRAMMAR_HALF) && !g->tail_marker))
+            rc = -1;
+    }
+    free(len);
+    free(wlen);
+    return rc;
 }
 
 static int read_grammar(struct mg_cur *c, const struct in_tables *t, struct mg_wgram *g,
@@ -166,10 +214,19 @@ static int read_grammar(struct mg_cur *c, const struct in_tables *t, struct mg_w
     /* A HALF grammar's tail is a marker's first word, a word of the
      * stream like the others; any other tail is kept as it came. */
     g->tail_marker = (g->flags & GRAMMAR_HALF) && (tail & PATHPROF_EV_MARKER);
+    if (g->tail_marker && PATHPROF_MARK_KIND(tail) == 0)
+        return mg_fail(err, "thread %u epoch %llu: its tail is a marker of kind 0", *tid,
+                       (unsigned long long)g->epoch);
     if (g->tail_marker)
         neutral(t, tail, 0, &g->tail);
     else
         g->tail = (struct mg_wterm){.tu = MG_WPP_VERBATIM, .v = tail};
+    if (check_rules(b, g) != 0)
+        return mg_fail(err, "thread %u epoch %llu: its rules are damaged (they use a later "
+                       "rule or a symbol beyond the table, or do not expand to the %llu "
+                       "symbols and %llu words of its header)", *tid,
+                       (unsigned long long)g->epoch, (unsigned long long)g->length,
+                       (unsigned long long)g->words);
     g->rules_len = mg_left(&b);
     if (!(g->rules = malloc(g->rules_len ? g->rules_len : 1)))
         return mg_fail(err, "out of memory");
