@@ -19,6 +19,7 @@
  */
 #include "gcc-headers.h"
 #include "probes.h"
+#include "cfg-split.h"
 
 #include <vector>
 
@@ -109,24 +110,8 @@ expand_one (gcall *call)
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gsi_remove (&gsi, true);
 
-  edge fallthru = split_block (bb, cond);
-  basic_block join = fallthru->dest;
-  basic_block slow = create_empty_bb (bb);
-  basic_block fast = create_empty_bb (slow);
-  if (current_loops)
-    {
-      add_bb_to_loop (slow, bb->loop_father);
-      add_bb_to_loop (fast, bb->loop_father);
-    }
-  redirect_edge_succ (fallthru, fast);
-  fallthru->flags = EDGE_FALSE_VALUE;
-  fallthru->probability = profile_probability::very_likely ();
-  edge to_slow = make_edge (bb, slow, EDGE_TRUE_VALUE);
-  to_slow->probability = profile_probability::very_unlikely ();
-  make_single_succ_edge (slow, join, EDGE_FALLTHRU);
-  make_single_succ_edge (fast, join, EDGE_FALLTHRU);
-  slow->count = bb->count.apply_probability (to_slow->probability);
-  fast->count = bb->count.apply_probability (fallthru->probability);
+  basic_block slow, fast;
+  pp_split_diamond (bb, cond, profile_probability::very_unlikely (), &slow, &fast);
 
   gimple_stmt_iterator s = gsi_start_bb (slow);
   gsi_insert_after (&s, gimple_build_call (slow_decl, 1, ev), GSI_NEW_STMT);

@@ -17,6 +17,7 @@
  * counted as another. */
 #include "gcc-headers.h"
 #include "ppp-probe.h"
+#include "cfg-split.h"
 #include "metadata.h"
 #include "pathprof-abi.h"
 
@@ -102,24 +103,8 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gsi_remove (&gsi, true);
 
-  edge fallthru = split_block (bb, cond);
-  basic_block join = fallthru->dest;
-  basic_block hit = create_empty_bb (bb);
-  basic_block miss = create_empty_bb (hit);
-  if (current_loops)
-    {
-      add_bb_to_loop (hit, bb->loop_father);
-      add_bb_to_loop (miss, bb->loop_father);
-    }
-  redirect_edge_succ (fallthru, miss);
-  fallthru->flags = EDGE_FALSE_VALUE;
-  fallthru->probability = profile_probability::unlikely ();
-  edge to_hit = make_edge (bb, hit, EDGE_TRUE_VALUE);
-  to_hit->probability = profile_probability::likely ();
-  make_single_succ_edge (hit, join, EDGE_FALLTHRU);
-  make_single_succ_edge (miss, join, EDGE_FALLTHRU);
-  hit->count = bb->count.apply_probability (to_hit->probability);
-  miss->count = bb->count.apply_probability (fallthru->probability);
+  basic_block hit, miss;
+  pp_split_diamond (bb, cond, profile_probability::likely (), &hit, &miss);
 
   gimple_stmt_iterator h = gsi_start_bb (hit);
   tree idx = ssa ("pp_idx");

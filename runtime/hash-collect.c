@@ -92,3 +92,14 @@ void pprt_hash_merge_slot(uint64_t *dest, uint64_t src_value)
     tail->next_instance = r->next_instance;
     r->next_instance = src;
 }
+
+void pprt_hash_zero_slot(uint64_t slot_value)
+{
+    for (struct pprt_hash_root *r = pprt_hash_root_of(slot_value); r; r = r->next_instance) {
+        r->zero_count = 0;
+        r->lost = 0;
+        for (struct pprt_hash_table *t = r->current; t; t = t->older)
+            for (uint64_t i = 0; i <= t->mask; i++)
+                t->entries[i].count = 0;
+    }
+}

@@ -87,6 +87,11 @@ void pprt_path_counts_free(struct pprt_path_counts *c);
  * chain it.  Caller holds the registry lock. */
 void pprt_hash_merge_slot(uint64_t *dest, uint64_t src_value);
 
+/* Sets every count of the root in SLOT_VALUE (and of the roots chained to
+ * it) to 0, keeping the tables: a forked child's counts start again
+ * (registry.h).  Only with no other thread counting. */
+void pprt_hash_zero_slot(uint64_t slot_value);
+
 #pragma GCC visibility pop
 
 #endif

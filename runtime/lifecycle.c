@@ -7,6 +7,7 @@
 #include "message.h"
 #include "profile-write.h"
 #include "registry.h"
+#include "sample-state.h"
 #include "stream.h"
 
 #include <errno.h>
@@ -44,6 +45,14 @@ static void after_fork_parent(void)
 static void after_fork_child(void)
 {
     __atomic_store_n(&process_pid, getpid(), __ATOMIC_RELAXED);
+    /* Accumulating, the parent's profile and the child's are added: the
+     * counts made before the fork must be in one of them only.  Counting
+     * mode only: a stream-mode child keeps its parent's events (the
+     * analyzers' state cannot be taken apart; docs/runtime.md, "fork"). */
+    if (pprt_config.accumulate) {
+        pprt_registry_zero_counts_in_child();
+        pprt_sampling_zero_totals_in_child();
+    }
     pthread_mutex_unlock(&pprt_hash_grow_lock);
     pprt_registry_unlock();
     pprt_stream_after_fork_child();

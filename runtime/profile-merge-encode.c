@@ -7,6 +7,7 @@
 #include "profile-merge.h"
 #include "profile-merge-input.h"
 #include "profile-merge-state.h"
+#include "profile-merge-wpp.h"
 #include "fnv.h"
 #include "pathprof-abi.h"
 
@@ -304,6 +305,14 @@ int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
         pprt_buf_u64(b, m->program.lost_after_write);
         end_section(b, at);
     }
+    if (m->sampling.present) { /* before the counts it qualifies, as the runtime writes it */
+        size_t at = begin_section(b, PATHPROF_SECTION_SAMPLING, &nsections);
+        const struct mg_sampling *s = &m->sampling;
+        const uint64_t v[5] = {s->sample_n, s->burst, s->bursts, s->gap_checks, s->burst_checks};
+        for (int i = 0; i < 5; i++)
+            pprt_buf_u64(b, v[i]);
+        end_section(b, at);
+    }
     for (size_t i = 0; i < m->ntus; i++)
         encode_tu(b, &m->tus[tus[i]], &nsections);
     if (m->stream.present)
@@ -312,6 +321,8 @@ int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
     if (m->kipf.present && encode_kipf(b, &m->kipf, &nsections) != 0)
         rc = -1;
     if (rc == 0 && m->kprune.present && encode_kprune(b, &m->kprune, &nsections) != 0)
+        rc = -1;
+    if (rc == 0 && m->wpp.present && mg_encode_wpp(m, tus, b, &nsections) != 0)
         rc = -1;
     free(tus);
     free(rank);

@@ -88,6 +88,52 @@ struct mg_stream {
     uint64_t *threads;     /* nthreads x {events, busy_ns}, summed by rank */
 };
 
+/* A WPP grammar's terminal, independent of the bases a run gave its TUs:
+ * a path event or an ENTER/RESUME marker names its TU (accumulator index)
+ * and its offset there, and gets the merged profile's bases when encoded;
+ * anything else (other markers, events of no known TU) is kept verbatim. */
+struct mg_wterm {
+    uint32_t tu;           /* accumulator TU, or MG_WPP_VERBATIM */
+    uint32_t kind;         /* 0 a path event, else the marker kind */
+    uint64_t v;            /* offset in the TU (path index or function), or the verbatim symbol */
+    uint64_t bits;         /* a path event's START/RET bits (v & 6 of its symbol) */
+    uint64_t w2;           /* a marker's second word */
+};
+#define MG_WPP_VERBATIM UINT32_MAX
+
+/* One grammar (docs/format.md, WPP): its header but the thread, its
+ * terminals, the tail word as a terminal, its rules as they came. */
+struct mg_wgram {
+    uint32_t flags;
+    uint64_t epoch, words, length, nterms, nrules;
+    struct mg_wterm *terms;
+    struct mg_wterm tail;  /* a marker's word when tail_marker, else v verbatim */
+    int tail_marker;
+    unsigned char *rules;
+    size_t rules_len;
+};
+
+/* A producer thread of one input: its grammars, epoch 0, 1, ... */
+struct mg_wthread {
+    struct mg_wgram *g;
+    size_t n;
+};
+
+/* WPP: the threads of every input, kept apart (numbered anew when encoded). */
+struct mg_wpp {
+    int present;
+    uint64_t max_bytes;
+    struct mg_wthread *threads;
+    size_t n, cap;
+};
+
+/* The SAMPLING section: one rate and burst length, the rest summed. */
+struct mg_sampling {
+    int present;
+    uint64_t sample_n, burst, bursts, gap_checks, burst_checks;
+    size_t first_input;    /* which profile set the rate (for messages) */
+};
+
 struct mg_program {
     int present;
     char *program, *cmdline; /* NUL-terminated copies, or the "several" text */
@@ -106,9 +152,11 @@ struct pprt_merge {
     size_t tu_nslots;
     size_t *fn_slots;      /* by (name, file): (tu << 32 | func) + 1 */
     size_t fn_nslots, fn_n;
+    struct mg_sampling sampling;
     struct mg_stream stream;
     struct mg_kipf kipf;
     struct mg_kprune kprune;
+    struct mg_wpp wpp;
     char **names;          /* each input's name, for messages */
 };
 

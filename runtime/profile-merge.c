@@ -7,8 +7,10 @@
 #include "profile-merge.h"
 #include "profile-merge-input.h"
 #include "profile-merge-kiter.h"
+#include "profile-merge-sampling.h"
 #include "profile-merge-state.h"
 #include "profile-merge-tu.h"
+#include "profile-merge-wpp.h"
 #include "fnv.h"
 #include "le-bytes.h"
 #include "pathprof-abi.h"
@@ -85,16 +87,19 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         m->time = time;
     m->mode = mode;
 
-    /* First pass: framing, PROGRAM, TU and STREAM (the k-iteration
-     * sections name TUs by their rank among the TU sections, so they
-     * wait for the second). */
+    /* First pass: framing, PROGRAM, SAMPLING, TU and STREAM (KIPF, KPRUNE
+     * and WPP name TUs by their rank among the TU sections, so they wait
+     * for the second). */
     size_t *tumap = malloc(((size_t)nsections + 1) * sizeof *tumap), ntus = 0;
     if (!tumap)
         return mg_fail(err, "out of memory");
     struct mg_cur c = {d, len - 8, PATHPROF_FILE_HEADER_SIZE};
-    size_t kipf_at = 0, kprune_at = 0;
-    uint64_t kipf_len = 0, kprune_len = 0;
-    int seen_program = 0, seen_stream = 0, rc = 0;
+    /* The sections whose labels name TU sections, by kind: where they are. */
+    enum { LATE_KIPF, LATE_KPRUNE, LATE_WPP, NLATE };
+    static const char *const late_name[NLATE] = {"KIPF", "KPRUNE", "WPP"};
+    size_t late_at[NLATE] = {0};
+    uint64_t late_len[NLATE] = {0};
+    int seen_program = 0, seen_stream = 0, seen_sampling = 0, rc = 0;
     for (uint32_t s = 0; s < nsections && rc == 0; s++) {
         uint32_t tag, reserved;
         uint64_t slen;
@@ -106,7 +111,8 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         size_t at = c.pos;
         c.pos += slen;
         int *once = tag == PATHPROF_SECTION_PROGRAM ? &seen_program
-                  : tag == PATHPROF_SECTION_STREAM ? &seen_stream : NULL;
+                  : tag == PATHPROF_SECTION_STREAM ? &seen_stream
+                  : tag == PATHPROF_SECTION_SAMPLING ? &seen_sampling : NULL;
         if (once && (*once)++) {
             rc = mg_fail(err, "two sections of tag %u: which one holds the run is unknown", tag);
             break;
@@ -122,16 +128,22 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         case PATHPROF_SECTION_STREAM:
             rc = mg_read_stream(m, &sc, err);
             break;
+        case PATHPROF_SECTION_SAMPLING:
+            rc = mg_read_sampling(m, &sc, input, err);
+            break;
         case MG_TAG_KIPF:
         case MG_TAG_KPRUNE:
-            if ((tag == MG_TAG_KIPF ? kipf_at : kprune_at) != 0) {
+        case PATHPROF_SECTION_WPP: {
+            int k = tag == MG_TAG_KIPF ? LATE_KIPF : tag == MG_TAG_KPRUNE ? LATE_KPRUNE : LATE_WPP;
+            if (late_at[k] != 0) {
                 rc = mg_fail(err, "two %s sections: which one holds the run is unknown",
-                          tag == MG_TAG_KIPF ? "KIPF" : "KPRUNE");
+                             late_name[k]);
                 break;
             }
-            *(tag == MG_TAG_KIPF ? &kipf_at : &kprune_at) = at;
-            *(tag == MG_TAG_KIPF ? &kipf_len : &kprune_len) = slen;
+            late_at[k] = at;
+            late_len[k] = slen;
             break;
+        }
         default:
             rc = mg_fail(err, "section %u has tag %u, which this pathprof cannot merge "
                       "(a newer pathprof wrote it?)", s, tag);
@@ -143,19 +155,16 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
     if (rc == 0 && mg_left(&c))
         rc = mg_fail(err, "%zu payload bytes after the last of the %u sections", mg_left(&c),
                   nsections);
-    if (rc == 0 && kipf_at) {
-        struct mg_cur sc = {d, kipf_at + kipf_len, kipf_at};
-        rc = mg_read_kipf(m, &sc, tumap, ntus, err);
+    for (int k = 0; k < NLATE && rc == 0; k++) {
+        if (!late_at[k])
+            continue;
+        struct mg_cur sc = {d, late_at[k] + late_len[k], late_at[k]};
+        rc = k == LATE_KIPF     ? mg_read_kipf(m, &sc, tumap, ntus, err)
+           : k == LATE_KPRUNE ? mg_read_kprune(m, &sc, tumap, ntus, input, err)
+                              : mg_read_wpp(m, &sc, tumap, ntus, err);
         if (rc)
             snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
-                     " (KIPF section)");
-    }
-    if (rc == 0 && kprune_at) {
-        struct mg_cur sc = {d, kprune_at + kprune_len, kprune_at};
-        rc = mg_read_kprune(m, &sc, tumap, ntus, input, err);
-        if (rc)
-            snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
-                     " (KPRUNE section)");
+                     " (%s section)", late_name[k]);
     }
     free(tumap);
     return rc;
@@ -192,6 +201,7 @@ void pprt_merge_free(struct pprt_merge *m)
         free(m->kprune.len[n].slots);
     }
     free(m->kprune.len);
+    mg_free_wpp(&m->wpp);
     for (size_t i = 0; i < m->ninputs; i++)
         free(m->names[i]);
     free(m->names);

@@ -168,3 +168,28 @@ int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
     pthread_mutex_unlock(&lock);
     return first;
 }
+
+void pprt_registry_zero_counts_in_child(void)
+{
+    /* The child has one thread, so plain stores are enough.  Hash tables
+     * are kept (a root is never freed while the process lives) and their
+     * counts set to 0. */
+    for (struct pprt_tu *tu = head; tu; tu = tu->next) {
+        uint32_t nfuncs = pprt_meta_nfuncs(tu->meta);
+        for (uint32_t i = 0; i < nfuncs; i++) {
+            struct pprt_meta_fn fn;
+            pprt_meta_fn(tu->meta, i, &fn);
+            uint64_t *c = tu->counters;
+            if (fn.flags & PATHPROF_FN_PPP) {
+                memset(c + fn.counter_offset, 0, fn.ppp_size * sizeof *c);
+                pprt_hash_zero_slot(c[fn.counter_offset + fn.ppp_size]);
+            } else if (fn.flags & PATHPROF_FN_HASH) {
+                pprt_hash_zero_slot(c[fn.counter_offset]);
+            } else {
+                memset(c + fn.counter_offset, 0, fn.npaths * sizeof *c);
+            }
+            if (fn.flags & PATHPROF_FN_VERIFY)
+                memset(c + fn.verify_offset, 0, fn.nverify * sizeof *c);
+        }
+    }
+}

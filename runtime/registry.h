@@ -42,6 +42,12 @@ int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
  * instrumented code is in stream mode, or none: nothing to write). */
 int pprt_registry_empty(void);
 
+/* In a child just forked, the registry lock held: every TU's counts,
+ * snapshots of unloaded ones included, start again from 0, as gcov's do,
+ * so that the parent's counts up to the fork are in the parent's profile
+ * only (PATHPROF_ACCUMULATE adds both). */
+void pprt_registry_zero_counts_in_child(void);
+
 /* For pthread_atfork: hold the lock across fork() so the child never
  * inherits it locked by a thread that does not exist there. */
 void pprt_registry_lock(void);

@@ -29,3 +29,15 @@ int pprt_sampling_totals(struct pprt_sampling *s)
     }
     return 1;
 }
+
+void pprt_sampling_zero_totals_in_child(void)
+{
+    pprt_sample_bursts = pprt_sample_gap_checks = pprt_sample_burst_checks = 0;
+    /* The gap in progress counts from here: the checks before the fork
+     * are the parent's.  A burst in progress cannot be cut so (its start
+     * is not kept): up to PATHPROF_BURST of its checks before the fork
+     * count in the child too. */
+    uint64_t c = __pathprof_sample_cd;
+    if (c < PATHPROF_SAMPLE_BURST_BASE && c <= pprt_sample_gap)
+        pprt_sample_gap = c;
+}

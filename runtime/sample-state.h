@@ -32,6 +32,10 @@ extern uint64_t pprt_sample_used, pprt_sample_bursts, pprt_sample_gap_checks,
  * are not seen: their last gap or burst is missing from the totals). */
 int pprt_sampling_totals(struct pprt_sampling *s);
 
+/* In a child just forked (one thread): the totals start again from 0, as
+ * the counts do (registry.h). */
+void pprt_sampling_zero_totals_in_child(void);
+
 #pragma GCC visibility pop
 
 #endif

@@ -8,6 +8,7 @@
 # profiles merge in seconds.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
+. "$TAP_ROOT/tests/merge/lib.sh"
 ORACLE=$TAP_ROOT/tests/merge/counts.pl
 cd "$T" || exit 1
 
@@ -60,17 +61,6 @@ pp_cc "$T/work" "$TAP_ROOT/tests/merge/work.c" -O2 && pp_cc "$T/work2" "$TAP_ROO
 PATHPROF_OUT=$T/w1.pp "$T/work" 100 >/dev/null && PATHPROF_OUT=$T/w2.pp "$T/work2" 100 >/dev/null &&
     PATHPROF_OUT=$T/w3.pp "$T/work" 50 >/dev/null
 echo keep >out.pp
-refused() { # NAME REGEX INPUTS...
-    local name=$1 re=$2; shift 2
-    "$PP_CLI" merge -o out.pp "$@" >/dev/null 2>merge.err
-    local rc=$? nl
-    nl=$(grep -c '' merge.err)
-    if [ "$rc" = 2 ] && [ "$nl" = 1 ] && grep -qE -- "$re" merge.err && [ "$(cat out.pp)" = keep ]; then
-        pass "$name"
-    else
-        fail "$name" "exit $rc (want 2), $nl lines, out.pp $(head -c 4 out.pp)" "$(cat merge.err)"
-    fi
-}
 refused "another build of step() is refused, naming it and both profiles" \
     "^pathprof: w2.pp: function step \(.*work.c\) differs between w1.pp and w2.pp \(CFG checksums" w1.pp w3.pp w2.pp
 ok "the same build merges (w1 + w3)" "$PP_CLI" merge -o w13.pp w1.pp w3.pp

@@ -21,8 +21,10 @@ static void merge_usage(FILE *out)
 {
     fputs("Usage: pathprof merge -o OUT IN...\n"
           "Adds the profiles IN (of one build of one program) into OUT: path counts,\n"
-          "k-iteration path forests, pruned bounds (added conservatively) and the run's\n"
-          "totals.  Functions are matched by name, file and CFG checksum; a function\n"
+          "k-iteration path forests, pruned bounds (added conservatively), sampled\n"
+          "counts of one sampling rate (other rates are refused), and the run's totals;\n"
+          "whole program paths are kept side by side, one thread per input thread.\n"
+          "Functions are matched by name, file and CFG checksum; a function\n"
           "built differently in two inputs is refused, naming it.  The order and the\n"
           "grouping of the inputs do not change OUT.  OUT may be one of the inputs.\n"
           "  -o, --output OUT  where the merged profile goes (replaced atomically)\n",

@@ -14,6 +14,7 @@
 #include "pathprof-abi.h"
 #include "render/source_lines.h"
 #include "out/text_out.h"
+#include "query/func_match.h"
 
 static const char *edge_kind_name(uint32_t kind)
 {
@@ -23,19 +24,6 @@ static const char *edge_kind_name(uint32_t kind)
     case PATHPROF_EDGE_EXIT_DUMMY: return "exit-dummy";
     default: return "terminal";
     }
-}
-
-static uint64_t count_of(const struct pp_func *f, uint64_t id)
-{
-    uint64_t lo = 0, hi = f->nrecords;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (f->records[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < f->nrecords && f->records[lo].id == id ? f->records[lo].count : 0;
 }
 
 /* "bb 3 -> bb 4" padded, for the edge table. */
@@ -60,7 +48,7 @@ static void out_show(FILE *out, const struct pp_func *f, const struct path *p,
     out_flags(out, m->flags);
     fprintf(out, "\npath      %" PRIu64 " of %" PRIu64 " (IDs 0-%" PRIu64 ")\n", p->id,
             m->npaths, m->npaths - 1);
-    fprintf(out, "count     %" PRIu64 "\nlength    %" PRIu32 " blocks\n", count_of(f, p->id),
+    fprintf(out, "count     %" PRIu64 "\nlength    %" PRIu32 " blocks\n", func_path_count(f, p->id),
             path_nblocks(p));
     fputs("runs      ", out);
     out_path_ends(out, m, p);

@@ -436,6 +436,54 @@ void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_me
         pp_context(err, "function %" PRIu32, i);
 }
 
+/* A function whose declaration may lie inside another's text: a GNU
+ * nested function ("inner.0", its assembler name) or a C++ lambda. */
+static bool inside_another(const struct pp_func_meta *f)
+{
+    return strchr(f->name, '.') || strstr(f->name, "<lambda");
+}
+
+static const struct pp_func_meta *sorting_funcs;
+
+static int by_file_line(const void *x, const void *y)
+{
+    const struct pp_func_meta *a = &sorting_funcs[*(const uint32_t *)x];
+    const struct pp_func_meta *b = &sorting_funcs[*(const uint32_t *)y];
+    int c = strcmp(a->file, b->file);
+    if (c)
+        return c;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Sets each function's line_end: where the next function of its file
+ * begins.  Lines of its blocks outside [line, line_end) are those of code
+ * inlined from elsewhere (path_runs_line). */
+static bool find_line_ends(struct pp_tu_meta *tu, struct pp_error *err)
+{
+    uint32_t *order = zalloc(tu->nfuncs, sizeof *order, err), n = 0, i;
+    if (!order)
+        return false;
+    for (i = 0; i < tu->nfuncs; i++)
+        if (tu->funcs[i].file && tu->funcs[i].line && !inside_another(&tu->funcs[i]))
+            order[n++] = i;
+    sorting_funcs = tu->funcs;
+    qsort(order, n, sizeof *order, by_file_line);
+    for (i = 0; i + 1 < n; i++) {
+        struct pp_func_meta *f = &tu->funcs[order[i]];
+        const struct pp_func_meta *next;
+        /* Several at one line (copies) are bounded by the next line's. */
+        uint32_t j = i + 1;
+        while (j < n && strcmp(tu->funcs[order[j]].file, f->file) == 0 &&
+               tu->funcs[order[j]].line == f->line)
+            j++;
+        next = j < n ? &tu->funcs[order[j]] : NULL;
+        if (next && strcmp(next->file, f->file) == 0)
+            f->line_end = next->line;
+    }
+    free(order);
+    return true;
+}
+
 bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
                 struct pp_error *err)
 {
@@ -478,6 +526,8 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
             goto fail;
         }
     }
+    if (!find_line_ends(tu, err))
+        goto fail;
     return true;
 fail:
     meta_free(tu);

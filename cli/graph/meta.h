@@ -51,6 +51,9 @@ struct pp_func_meta {
     uint64_t checksum;
     uint32_t flags;       /* PATHPROF_FN_* */
     uint32_t line;
+    uint32_t line_end;    /* the declaration line of the next function of its
+                             file in the TU (nested functions and lambdas
+                             aside): its own text ends before; 0 unknown */
     uint64_t npaths;      /* hot path IDs; with TPP, ID npaths is the cold counter */
     uint32_t tpp;         /* TPP and TPP_NOPROFILE: PATHPROF_TPP_CONFIG (i, j); else 0 */
     uint64_t counter_offset;

@@ -185,7 +185,25 @@ bool path_runs_line(const struct pp_func_meta *f, const uint8_t *on_path, const 
 {
     struct line_range r;
     uint32_t n;
+    /* A line of the function's file outside its own text was brought in
+     * by inlining: the range of a block around it says nothing of it, so
+     * it runs only where it starts or ends one of the path's blocks.  The
+     * text runs from the first line a block starts or ends on at or after
+     * the declaration (the lines before are its header) to the next
+     * function's declaration. */
     bool claimed = false;
+    if (f->file && strcmp(file, f->file) == 0) {
+        uint32_t text = UINT32_MAX;
+        for (n = 2; n < f->nnodes; n++) {
+            if (!node_lines(&f->nodes[n], &r) || strcmp(r.file, file) != 0)
+                continue;
+            if (r.first >= f->line && r.first < text)
+                text = r.first;
+            else if (r.last >= f->line && r.last < text)
+                text = r.last;
+        }
+        claimed = line < f->line || line < text || (f->line_end && line >= f->line_end);
+    }
 
     for (n = 2; n < f->nnodes; n++) {
         if (!node_lines(&f->nodes[n], &r) || strcmp(r.file, file) != 0 || line < r.first ||

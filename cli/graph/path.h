@@ -72,7 +72,9 @@ uint32_t path_line_ranges(const struct pp_func_meta *f, const struct path *p,
  * block's range runs from its first to its last located statement and may
  * hold lines of other blocks (a switch's cases, an inlined helper):
  * a line that starts or ends one of the path's blocks runs; any other
- * line runs unless a block the path does not take holds it. ON_PATH: per
+ * line runs unless a block the path does not take holds it, or it lies
+ * outside the function's own text (before its declaration, or from the
+ * next function's on: code inlined from there). ON_PATH: per
  * node, 1 when the path visits it (path_mark_nodes). */
 bool path_runs_line(const struct pp_func_meta *f, const uint8_t *on_path, const char *file,
                     uint32_t line);
