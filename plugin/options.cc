@@ -306,12 +306,6 @@ pp_parse_options (int argc, struct plugin_argument *argv)
              "implemented");
       ok = false;
     }
-  if (ok && pp_opts.ppp_file && pp_opts.mode == PP_MODE_STREAM)
-    {
-      error ("pathprof: plugin argument %<ppp%> works in %<mode=count%> only "
-             "for now");
-      ok = false;
-    }
   if (ok && pp_opts.tpp && (pp_opts.ppp_file || pp_opts.sampling))
     {
       error ("pathprof: plugin argument %<tpp%> cannot be combined with "

@@ -70,13 +70,15 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
       return PP_PPP_PLAIN;
     }
   /* Both registers travel in one word (pp_ppp_pack): the Ball-Larus ID
-     must fit in its low 32 bits.  */
-  if (dag->npaths > ((unsigned __int128) 1 << 32))
+     must fit in its low 32 bits, in stream mode in its low 31 (bit 31
+     carries START, ppp-probe.h).  */
+  unsigned bits = pp_stream_mode () ? 31 : 32;
+  if (dag->npaths > ((unsigned __int128) 1 << bits))
     {
       char big[48];
       error_at (loc, "pathprof: function %qs has %s paths; preferential "
-                "numbering needs at most 2^32 (max-paths=2^32)", name,
-                pp_u128_str (dag->npaths, big));
+                "numbering needs at most 2^%u (max-paths=2^%u)", name,
+                pp_u128_str (dag->npaths, big), bits, bits);
       return PP_PPP_FAILED;
     }
 

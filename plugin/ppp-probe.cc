@@ -156,6 +156,55 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
                     GSI_NEW_STMT);
 }
 
+tree
+pp_ppp_stream_index (gimple_seq *seq, tree v, const pp_layout *lay)
+{
+  uint64_t n = lay->ppp_size;
+  if (TREE_CODE (v) == INTEGER_CST)
+    {
+      /* A path whose register is known here: decode it now.  */
+      uint64_t w = tree_to_uhwi (v), p = w >> 32, b = w & (PP_PPP_STREAM_START - 1);
+      uint64_t idx = p < n && lay->ppp_table[p] == b ? p : n + b;
+      return cst (idx + ((w & PP_PPP_STREAM_START) << 30));
+    }
+  /* One read-only table per function, shared by its path ends.  */
+  static tree table;
+  static function *table_fn;
+  static uint32_t table_index;
+  if (table_fn != cfun || table_index != lay->fn_index)
+    {
+      table = table_var (lay);
+      table_fn = cfun;
+      table_index = lay->fn_index;
+    }
+  /* p = v >> 32; b = v & (2^31 - 1); q = MIN (p, N);
+     idx = table[q] == b ? q : N + b;  return idx + START bit << 30.
+     Branch-free: the event is emitted either way.  table[N] is a hole, so
+     an uninteresting path whose PPP sum lands in [0, N) or beyond finds
+     another ID there and is sent by its own ID.  */
+  tree p = ssa ("pp_ppp"), b = ssa ("pp_bl"), q = ssa ("pp_ppp"), t = ssa ("pp_tab");
+  tree nb = ssa ("pp_bl"), idx = ssa ("pp_idx"), s = ssa ("pp_start");
+  tree s2 = ssa ("pp_start"), ev = ssa ("pp_idx");
+  tree hit = make_temp_ssa_name (boolean_type_node, NULL, "pp_hit");
+  gimple_seq_add_stmt (seq, gimple_build_assign (p, RSHIFT_EXPR, v,
+                                                 build_int_cst (integer_type_node, 32)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (b, BIT_AND_EXPR, v,
+                                                 cst (PP_PPP_STREAM_START - 1)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (q, MIN_EXPR, p, cst (n)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+                                t, build4 (ARRAY_REF, uint64_type_node, table, q,
+                                           NULL_TREE, NULL_TREE)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (hit, EQ_EXPR, t, b));
+  gimple_seq_add_stmt (seq, gimple_build_assign (nb, PLUS_EXPR, b, cst (n)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (idx, COND_EXPR, hit, q, nb));
+  gimple_seq_add_stmt (seq, gimple_build_assign (s, BIT_AND_EXPR, v,
+                                                 cst (PP_PPP_STREAM_START)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (s2, LSHIFT_EXPR, s,
+                                                 build_int_cst (integer_type_node, 30)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (ev, PLUS_EXPR, idx, s2));
+  return ev;
+}
+
 void
 pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count)
 {

@@ -1,4 +1,5 @@
-/* ppp-probe.h - the probe at a path end of a PPP function (count mode). */
+/* ppp-probe.h - the probe at a path end of a PPP function: counting in
+   count mode, the event's index in stream mode. */
 #ifndef PATHPROF_PPP_PROBE_H
 #define PATHPROF_PPP_PROBE_H
 
@@ -12,5 +13,16 @@ void pp_ppp_count_word (gimple_seq *seq, tree v);
 /* Expands every placeholder of cfun, laid out as LAY in COUNTERS; the
    others go to HASH_COUNT, the runtime's __pathprof_hash_count.  */
 void pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count);
+
+/* Stream mode: the register carries START in bit 31 of its Ball-Larus
+   half (the event's bit 61 would land in the PPP half), so a PPP stream
+   function has at most 2^31 paths (ppp-plan.cc).  */
+#define PP_PPP_STREAM_START (1ull << 31)
+
+/* Stream mode: appends to SEQ the computation, from the packed register
+   value V at a path end, of the event's index within cfun's range plus
+   the START bit: the PPP number q of an interesting path, N + the
+   Ball-Larus ID of any other (docs/format.md, "PPP functions").  */
+tree pp_ppp_stream_index (gimple_seq *seq, tree v, const pp_layout *lay);
 
 #endif

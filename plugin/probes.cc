@@ -127,6 +127,9 @@ add_ssa (gimple_seq *seq, tree a, tree b)
 void
 count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
 {
+  if (em->stream && em->ppp)
+    v = add_const (seq, pp_ppp_stream_index (seq, v, em->lay),
+                   em->lay->counter_offset);
   if (em->stream)
     {
       v = add_const (seq, v, ret ? PATHPROF_EV_RET : 0);
@@ -459,7 +462,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   /* Stream mode: the first path of an activation carries START, unless
      the function announces its activations with ENTER markers.  */
   if (em.stream && !resume_fn)
-    entry_value += PATHPROF_EV_START;
+    entry_value += em.ppp ? PP_PPP_STREAM_START : PATHPROF_EV_START;
 
   /* EH edges cannot carry code: the throwing block computes the counter
      index before its last statement, and the landing pad takes it through

@@ -148,6 +148,4 @@ ppp_fails "ppp-scope=bogus: refused, naming the argument" "bad value .bogus. for
     res.txt -fplugin-arg-pathprof-ppp-scope=bogus
 ppp_fails "ppp-others=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-others.; use .blpp. or .none." \
     res.txt -fplugin-arg-pathprof-ppp-others=bogus
-ppp_fails "stream mode: refused" "argument .ppp. works in .mode=count. only" res.txt \
-    -fplugin-arg-pathprof-mode=stream
 done_testing
