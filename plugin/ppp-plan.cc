@@ -102,8 +102,8 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
     }
   /* A numbering too sparse for an array falls back to the hash table,
      like a function with too many Ball-Larus paths (the paper's second
-     policy); the directory holds N in 32 bits.  */
-  if (r.size > pp_opts.hash_threshold || r.size >= UINT32_MAX)
+     policy); the directory holds N in 31 bits (PATHPROF_PPP_TOTAL).  */
+  if (r.size > pp_opts.hash_threshold || r.size >= PATHPROF_PPP_TOTAL)
     {
       if (pp_opts.verbose)
         inform (loc, "pathprof: %qs: %llu interesting paths need %llu PPP "

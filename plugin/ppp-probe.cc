@@ -10,6 +10,7 @@
  *       counters[off + q]++;             an interesting path
  *     else                    unlikely
  *       __pathprof_hash_count (&counters[off + N], b);   any other path
+ *                 (ppp-uninteresting=total: counters[off + N]++ instead)
  *
  * where table[p] is the Ball-Larus ID of the interesting path numbered p.
  * An uninteresting path whose PPP sum falls in [0, N) finds another ID in
@@ -18,6 +19,7 @@
 #include "gcc-headers.h"
 #include "ppp-probe.h"
 #include "metadata.h"
+#include "options.h"
 #include "pathprof-abi.h"
 
 #include <vector>
@@ -77,6 +79,30 @@ ssa (const char *what)
   return make_temp_ssa_name (uint64_type_node, NULL, what);
 }
 
+/* Appends at *GSI the increment of the counter REF.  */
+static void
+bump (gimple_stmt_iterator *gsi, tree ref, bool atomic)
+{
+  if (atomic)
+    {
+      tree addr = make_temp_ssa_name (build_pointer_type (uint64_type_node), NULL,
+                                      "pp_ctr");
+      gsi_insert_after (gsi, gimple_build_assign (addr, build_fold_addr_expr (ref)),
+                        GSI_NEW_STMT);
+      /* __ATOMIC_RELAXED: counts need no ordering.  */
+      gsi_insert_after (gsi, gimple_build_call (builtin_decl_explicit (
+                                                    BUILT_IN_ATOMIC_FETCH_ADD_8),
+                                                3, addr, cst (1), integer_zero_node),
+                        GSI_NEW_STMT);
+      return;
+    }
+  tree old = ssa ("pp_ctr"), inc = ssa ("pp_ctr");
+  gsi_insert_after (gsi, gimple_build_assign (old, ref), GSI_NEW_STMT);
+  gsi_insert_after (gsi, gimple_build_assign (inc, PLUS_EXPR, old, cst (1)),
+                    GSI_NEW_STMT);
+  gsi_insert_after (gsi, gimple_build_assign (unshare_expr (ref), inc), GSI_NEW_STMT);
+}
+
 static void
 expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
             tree hash_count)
@@ -126,34 +152,19 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
   gsi_insert_after (&h, gimple_build_assign (idx, PLUS_EXPR, q,
                                              cst (lay->counter_offset)),
                     GSI_NEW_STMT);
-  tree ref = build4 (ARRAY_REF, uint64_type_node, counters, idx, NULL_TREE, NULL_TREE);
-  if (atomic)
-    {
-      tree addr = make_temp_ssa_name (build_pointer_type (uint64_type_node), NULL,
-                                      "pp_ctr");
-      gsi_insert_after (&h, gimple_build_assign (addr, build_fold_addr_expr (ref)),
-                        GSI_NEW_STMT);
-      /* __ATOMIC_RELAXED: counts need no ordering.  */
-      gsi_insert_after (&h, gimple_build_call (builtin_decl_explicit (
-                                                   BUILT_IN_ATOMIC_FETCH_ADD_8),
-                                               3, addr, cst (1), integer_zero_node),
-                        GSI_NEW_STMT);
-    }
-  else
-    {
-      tree old = ssa ("pp_ctr"), inc = ssa ("pp_ctr");
-      gsi_insert_after (&h, gimple_build_assign (old, ref), GSI_NEW_STMT);
-      gsi_insert_after (&h, gimple_build_assign (inc, PLUS_EXPR, old, cst (1)),
-                        GSI_NEW_STMT);
-      gsi_insert_after (&h, gimple_build_assign (unshare_expr (ref), inc), GSI_NEW_STMT);
-    }
+  bump (&h, build4 (ARRAY_REF, uint64_type_node, counters, idx, NULL_TREE, NULL_TREE),
+        atomic);
 
   gimple_stmt_iterator m = gsi_start_bb (miss);
-  tree slot = build_fold_addr_expr (
-      build4 (ARRAY_REF, uint64_type_node, counters,
-              cst (lay->counter_offset + lay->ppp_size), NULL_TREE, NULL_TREE));
-  gsi_insert_after (&m, gimple_build_call (hash_count, 2, slot, b),
-                    GSI_NEW_STMT);
+  tree slot_ref = build4 (ARRAY_REF, uint64_type_node, counters,
+                          cst (lay->counter_offset + lay->ppp_size), NULL_TREE, NULL_TREE);
+  if (pp_opts.ppp_total)
+    /* ppp-uninteresting=total: one counter for every other path.  */
+    bump (&m, slot_ref, atomic);
+  else
+    gsi_insert_after (&m, gimple_build_call (hash_count, 2,
+                                             build_fold_addr_expr (slot_ref), b),
+                      GSI_NEW_STMT);
 }
 
 tree

@@ -39,7 +39,9 @@ void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn
     fn->verify_offset = pprt_get_u64(d + FN_VERIFY_OFF);
     fn->nverify = pprt_get_u32(d + FN_NVERIFY);
     /* The word is TPP's configuration in a TPP function (docs/format.md). */
-    fn->ppp_size = (fn->flags & PATHPROF_FN_PPP) ? pprt_get_u32(d + FN_PPP_SIZE) : 0;
+    uint32_t word = (fn->flags & PATHPROF_FN_PPP) ? pprt_get_u32(d + FN_PPP_SIZE) : 0;
+    fn->ppp_size = word & ~PATHPROF_PPP_TOTAL;
+    fn->ppp_total = (word & PATHPROF_PPP_TOTAL) != 0;
 }
 
 /* Skips COUNT records of SIZE bytes after a u32 count at *POS; -1 when
@@ -239,6 +241,9 @@ int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
             FAIL("function %u: paths [%llu, +%llu) exceed the TU's %llu", i,
                  (unsigned long long)fn.counter_offset,
                  (unsigned long long)n, (unsigned long long)npaths);
+        if (fn.ppp_total)
+            FAIL("function %u: a PPP total of the other paths in a stream TU "
+                 "(ppp-uninteresting=total is counting mode's)", i);
         if ((fn.flags & PATHPROF_FN_PPP) && pprt_meta_ppp_table(blob, len, i) == NULL)
             FAIL("function %u: its PPP table of %u IDs does not fit in the metadata", i,
                  fn.ppp_size);

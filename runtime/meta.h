@@ -19,6 +19,7 @@ struct pprt_meta_fn {
     uint64_t verify_offset;  /* VERIFY: [verify_offset, +nverify) */
     uint32_t nverify;
     uint32_t ppp_size;       /* PPP: N counters at counter_offset, hash slot at +N */
+    int ppp_total;           /* PPP: the slot at +N is the others' total, not a hash */
 };
 
 /* Checks that the blob can be walked safely and that every counter range
