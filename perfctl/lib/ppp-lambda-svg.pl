@@ -38,7 +38,7 @@ sub px { return $left + $pw * log($_[0]) / log(10**$decades) }
 sub py { return $top + $ph - $ph * log($_[0]) / log(10**$decades) }
 sub esc { my $s = shift; $s =~ s/&/&amp;/g; $s =~ s/</&lt;/g; $s =~ s/>/&gt;/g; $s =~ s/"/&quot;/g; return $s }
 
-my @colours = qw(#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf);
+my @colours = ('#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf');
 my %colour;
 my $i = 0;
 $colour{$_} = $colours[ $i++ % @colours ] for sort keys %progs;
