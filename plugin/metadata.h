@@ -21,6 +21,9 @@ struct pp_layout {
   uint64_t ppp_size;
   std::vector<uint64_t> ppp_table;
   std::vector<uint64_t> ppp_inc;
+  /* The register is PPP number * 2^ppp_shift + Ball-Larus half
+     (pp_ppp_pack); stream mode keeps START in the half's top bit.  */
+  unsigned ppp_shift;
 };
 
 /* The name the directory records for cfun, and its CFG checksum.  */

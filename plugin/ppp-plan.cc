@@ -70,8 +70,8 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
       return PP_PPP_PLAIN;
     }
   /* Both registers travel in one word (pp_ppp_pack): the Ball-Larus ID
-     must fit in its low 32 bits, in stream mode in its low 31 (bit 31
-     carries START, ppp-probe.h).  */
+     must fit in its low 32 bits, in stream mode in its low 31 (one more
+     bit carries START, ppp-probe.h).  */
   unsigned bits = pp_stream_mode () ? 31 : 32;
   if (dag->npaths > ((unsigned __int128) 1 << bits))
     {
@@ -113,6 +113,14 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
       return PP_PPP_PLAIN;
     }
   lay->ppp_size = r.size;
+  /* The Ball-Larus half as narrow as the IDs allow (plus START's bit in
+     stream mode): the chord increments (PPP << shift) + BL then mostly
+     fit an instruction's 32-bit immediate, where a shift of 32 made each
+     a 64-bit constant to load first (bzip2: issue 18's overhead goal).  */
+  unsigned shift = 1;
+  while (shift < 32 && ((unsigned __int128) 1 << shift) < dag->npaths)
+    shift++;
+  lay->ppp_shift = shift + (pp_stream_mode () ? 1 : 0);
   lay->ppp_table = r.table;
   lay->ppp_inc = r.inc;
   if (pp_opts.verbose)
@@ -133,5 +141,5 @@ pp_ppp_pack (const pp_dag *dag, const pp_layout *lay, pp_dag *packed)
 {
   *packed = *dag;
   for (size_t i = 0; i < packed->edges.size (); i++)
-    packed->edges[i].inc = (lay->ppp_inc[i] << 32) + dag->edges[i].inc;
+    packed->edges[i].inc = (lay->ppp_inc[i] << lay->ppp_shift) + dag->edges[i].inc;
 }

@@ -1,18 +1,19 @@
 /* ppp-probe.cc - the probe at a path end of a PPP function.
  *
- * The register holds PPP number * 2^32 + Ball-Larus ID (ppp-plan.h).  The
- * probe is first a placeholder call (built where only a statement sequence
- * is at hand, like emit.cc's), then becomes
+ * The register holds PPP number * 2^S + Ball-Larus ID (ppp-plan.h, S the
+ * function's ppp_shift).  The probe is first a placeholder call (built
+ * where only a statement sequence is at hand, like emit.cc's), then becomes
  *
- *     p = v >> 32;  b = v & 0xffffffff;
- *     q = MIN (p, N);                    the bounds check: table[N] is a
- *     if (table[q] == b)      likely     hole, no ID equals it
+ *     q = MIN (v >> S, N);               the bounds check: table[N] is a
+ *     if (table[q] == v)      likely     hole, no value reaching it equals it
  *       counters[off + q]++;             an interesting path
  *     else                    unlikely
- *       __pathprof_hash_count (&counters[off + N], b);   any other path
+ *       __pathprof_hash_count (&counters[off + N], v & (2^S - 1));
+ *                                        any other path, by its ID b
  *                 (ppp-uninteresting=total: counters[off + N]++ instead)
  *
- * where table[p] is the Ball-Larus ID of the interesting path numbered p.
+ * where table[p] is p * 2^S + the Ball-Larus ID of the interesting path
+ * numbered p (table_var), the register value that path ends with.
  * An uninteresting path whose PPP sum falls in [0, N) finds another ID in
  * the table and goes to the hash table by its own ID: no path is ever
  * counted as another. */
@@ -48,19 +49,33 @@ cst (uint64_t v)
   return build_int_cstu (uint64_type_node, v);
 }
 
-/* The read-only table of cfun: N Ball-Larus IDs and the hole at N.  */
+/* The read-only table of cfun: N Ball-Larus IDs and the hole at N
+   (stream mode), or, PACKED (count mode), entry p the whole register
+   value p * 2^S + ID of the interesting path numbered p, so that the
+   probe compares the register itself and needs the ID only on a miss.  A
+   packed hole must equal no register value that reaches it: at p < N any
+   value with another PPP part, (p + 1) * 2^S; at N (reached by every PPP
+   part >= N >= 1) 0, whose PPP part is 0.  */
 static tree
-table_var (const pp_layout *lay)
+table_var (const pp_layout *lay, bool packed)
 {
+  gcc_assert (lay->ppp_size >= 1);
   static unsigned serial;
   char name[48];
   snprintf (name, sizeof name, "__pathprof_ppp_table.%u", serial++);
   tree type = build_array_type_nelts (uint64_type_node, lay->ppp_size + 1);
   vec<constructor_elt, va_gc> *elts = NULL;
+  unsigned s = lay->ppp_shift;
   for (size_t i = 0; i <= lay->ppp_table.size (); i++)
-    CONSTRUCTOR_APPEND_ELT (elts, size_int (i),
-                            cst (i < lay->ppp_table.size () ? lay->ppp_table[i]
-                                                            : PATHPROF_PPP_HOLE));
+    {
+      uint64_t id = i < lay->ppp_table.size () ? lay->ppp_table[i] : PATHPROF_PPP_HOLE;
+      uint64_t w = id;
+      if (packed)
+        w = i == lay->ppp_table.size () ? 0
+            : id == PATHPROF_PPP_HOLE  ? (uint64_t) (i + 1) << s
+                                        : ((uint64_t) i << s) + id;
+      CONSTRUCTOR_APPEND_ELT (elts, size_int (i), cst (w));
+    }
   tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name), type);
   TREE_STATIC (var) = 1;
   TREE_PUBLIC (var) = 0;
@@ -113,10 +128,9 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
   bool atomic = (lay->flags & PATHPROF_FN_ATOMIC) != 0;
 
   tree p = ssa ("pp_ppp"), b = ssa ("pp_bl"), q = ssa ("pp_ppp"), t = ssa ("pp_tab");
+  unsigned shift = lay->ppp_shift;
   gsi_insert_before (&gsi, gimple_build_assign (p, RSHIFT_EXPR, v,
-                                                build_int_cst (integer_type_node, 32)),
-                     GSI_SAME_STMT);
-  gsi_insert_before (&gsi, gimple_build_assign (b, BIT_AND_EXPR, v, cst (0xffffffffu)),
+                                                build_int_cst (integer_type_node, shift)),
                      GSI_SAME_STMT);
   gsi_insert_before (&gsi, gimple_build_assign (q, MIN_EXPR, p, cst (lay->ppp_size)),
                      GSI_SAME_STMT);
@@ -124,7 +138,7 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
                                t, build4 (ARRAY_REF, uint64_type_node, table, q,
                                           NULL_TREE, NULL_TREE)),
                      GSI_SAME_STMT);
-  gcond *cond = gimple_build_cond (EQ_EXPR, t, b, NULL_TREE, NULL_TREE);
+  gcond *cond = gimple_build_cond (EQ_EXPR, t, v, NULL_TREE, NULL_TREE);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gsi_remove (&gsi, true);
 
@@ -156,6 +170,8 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
         atomic);
 
   gimple_stmt_iterator m = gsi_start_bb (miss);
+  gsi_insert_after (&m, gimple_build_assign (b, BIT_AND_EXPR, v, cst ((1ull << shift) - 1)),
+                    GSI_NEW_STMT);
   tree slot_ref = build4 (ARRAY_REF, uint64_type_node, counters,
                           cst (lay->counter_offset + lay->ppp_size), NULL_TREE, NULL_TREE);
   if (pp_opts.ppp_total)
@@ -170,13 +186,13 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
 tree
 pp_ppp_stream_index (gimple_seq *seq, tree v, const pp_layout *lay)
 {
-  uint64_t n = lay->ppp_size;
+  uint64_t n = lay->ppp_size, start = pp_ppp_stream_start (lay);
   if (TREE_CODE (v) == INTEGER_CST)
     {
       /* A path whose register is known here: decode it now.  */
-      uint64_t w = tree_to_uhwi (v), p = w >> 32, b = w & (PP_PPP_STREAM_START - 1);
+      uint64_t w = tree_to_uhwi (v), p = w >> lay->ppp_shift, b = w & (start - 1);
       uint64_t idx = p < n && lay->ppp_table[p] == b ? p : n + b;
-      return cst (idx + ((w & PP_PPP_STREAM_START) << 30));
+      return cst (idx + ((w & start) ? PATHPROF_EV_START : 0));
     }
   /* One read-only table per function, shared by its path ends.  */
   static tree table;
@@ -184,12 +200,12 @@ pp_ppp_stream_index (gimple_seq *seq, tree v, const pp_layout *lay)
   static uint32_t table_index;
   if (table_fn != cfun || table_index != lay->fn_index)
     {
-      table = table_var (lay);
+      table = table_var (lay, false);
       table_fn = cfun;
       table_index = lay->fn_index;
     }
-  /* p = v >> 32; b = v & (2^31 - 1); q = MIN (p, N);
-     idx = table[q] == b ? q : N + b;  return idx + START bit << 30.
+  /* p = v >> S; b = v & (START - 1); q = MIN (p, N);
+     idx = table[q] == b ? q : N + b;  return idx + START moved to bit 61.
      Branch-free: the event is emitted either way.  table[N] is a hole, so
      an uninteresting path whose PPP sum lands in [0, N) or beyond finds
      another ID there and is sent by its own ID.  */
@@ -197,10 +213,10 @@ pp_ppp_stream_index (gimple_seq *seq, tree v, const pp_layout *lay)
   tree nb = ssa ("pp_bl"), idx = ssa ("pp_idx"), s = ssa ("pp_start");
   tree s2 = ssa ("pp_start"), ev = ssa ("pp_idx");
   tree hit = make_temp_ssa_name (boolean_type_node, NULL, "pp_hit");
-  gimple_seq_add_stmt (seq, gimple_build_assign (p, RSHIFT_EXPR, v,
-                                                 build_int_cst (integer_type_node, 32)));
-  gimple_seq_add_stmt (seq, gimple_build_assign (b, BIT_AND_EXPR, v,
-                                                 cst (PP_PPP_STREAM_START - 1)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+                                p, RSHIFT_EXPR, v,
+                                build_int_cst (integer_type_node, lay->ppp_shift)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (b, BIT_AND_EXPR, v, cst (start - 1)));
   gimple_seq_add_stmt (seq, gimple_build_assign (q, MIN_EXPR, p, cst (n)));
   gimple_seq_add_stmt (seq, gimple_build_assign (
                                 t, build4 (ARRAY_REF, uint64_type_node, table, q,
@@ -208,10 +224,11 @@ pp_ppp_stream_index (gimple_seq *seq, tree v, const pp_layout *lay)
   gimple_seq_add_stmt (seq, gimple_build_assign (hit, EQ_EXPR, t, b));
   gimple_seq_add_stmt (seq, gimple_build_assign (nb, PLUS_EXPR, b, cst (n)));
   gimple_seq_add_stmt (seq, gimple_build_assign (idx, COND_EXPR, hit, q, nb));
-  gimple_seq_add_stmt (seq, gimple_build_assign (s, BIT_AND_EXPR, v,
-                                                 cst (PP_PPP_STREAM_START)));
-  gimple_seq_add_stmt (seq, gimple_build_assign (s2, LSHIFT_EXPR, s,
-                                                 build_int_cst (integer_type_node, 30)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (s, BIT_AND_EXPR, v, cst (start)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+                                s2, LSHIFT_EXPR, s,
+                                build_int_cst (integer_type_node,
+                                               61 - (lay->ppp_shift - 1))));
   gimple_seq_add_stmt (seq, gimple_build_assign (ev, PLUS_EXPR, idx, s2));
   return ev;
 }
@@ -231,7 +248,7 @@ pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count)
         calls.push_back (as_a<gcall *> (gsi_stmt (gsi)));
   if (calls.empty ())
     return;
-  tree table = table_var (lay);
+  tree table = table_var (lay, true);
   for (size_t i = 0; i < calls.size (); i++)
     expand_one (calls[i], lay, counters, table, hash_count);
 }

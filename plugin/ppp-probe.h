@@ -3,7 +3,7 @@
 #ifndef PATHPROF_PPP_PROBE_H
 #define PATHPROF_PPP_PROBE_H
 
-struct pp_layout;
+#include "metadata.h"
 
 /* Appends to SEQ the counting of the path whose packed register value
    (ppp-plan.h) is V, as a placeholder that pp_ppp_expand turns into the
@@ -14,10 +14,15 @@ void pp_ppp_count_word (gimple_seq *seq, tree v);
    others go to HASH_COUNT, the runtime's __pathprof_hash_count.  */
 void pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count);
 
-/* Stream mode: the register carries START in bit 31 of its Ball-Larus
-   half (the event's bit 61 would land in the PPP half), so a PPP stream
-   function has at most 2^31 paths (ppp-plan.cc).  */
-#define PP_PPP_STREAM_START (1ull << 31)
+/* Stream mode: the register carries START in the top bit of its
+   Ball-Larus half, bit ppp_shift - 1 (the event's bit 61 would land in
+   the PPP half), so a PPP stream function has at most 2^31 paths
+   (ppp-plan.cc).  */
+static inline uint64_t
+pp_ppp_stream_start (const pp_layout *lay)
+{
+  return 1ull << (lay->ppp_shift - 1);
+}
 
 /* Stream mode: appends to SEQ the computation, from the packed register
    value V at a path end, of the event's index within cfun's range plus

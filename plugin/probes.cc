@@ -462,7 +462,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   /* Stream mode: the first path of an activation carries START, unless
      the function announces its activations with ENTER markers.  */
   if (em.stream && !resume_fn)
-    entry_value += em.ppp ? PP_PPP_STREAM_START : PATHPROF_EV_START;
+    entry_value += em.ppp ? pp_ppp_stream_start (lay) : PATHPROF_EV_START;
 
   /* EH edges cannot carry code: the throwing block computes the counter
      index before its last statement, and the landing pad takes it through

@@ -156,6 +156,32 @@ like "$("$PP_CLI" report total-single.pp)" ", 0 of other paths in those function
 like "$(cat total-single.json)" '"others":"total","others_total":[1-9]' "ppp-uninteresting=total: JSON says so"
 like "$(cat bl-O2.pp.json ppp-O2-0.5.pp.json)" '"others":"ids"' "ppp-uninteresting=ids (default): JSON says so"
 
+# Lemma 3 (the paper's Fig. 6) in a compiled program: pick()'s six trained
+# paths cannot be numbered 0..5, so its interval has a hole; the three
+# untrained paths (a == b) land anywhere, the hole included, and must
+# still be counted by their own IDs (or in the total).
+cp "$TAP_ROOT/tests/ppp/lemma3.c" .
+for level in O0 O2; do
+    pp_cc "l3-$level" lemma3.c "-$level" || continue
+    pp_run "l3-train-$level.pp" "./l3-$level" train && pp_run "l3-all-$level.pp" "./l3-$level" all
+    cli_run select "l3-train-$level.pp"
+    printf '%s\n' "$OUT" >"l3-$level.txt"
+    for mode in ids total; do
+        pp_cc "l3-ppp-$level-$mode" lemma3.c "-$level" "-fplugin-arg-pathprof-ppp=l3-$level.txt" \
+            "-fplugin-arg-pathprof-ppp-uninteresting=$mode" || continue
+        pp_run "l3-ppp-$level-$mode.pp" "./l3-ppp-$level-$mode" all
+        "$PP_CLI" report --json "l3-ppp-$level-$mode.pp" >"l3-ppp-$level-$mode.json"
+        like "$(cat "l3-ppp-$level-$mode.json")" '"name":"pick".*"ppp":\{"size":7,"interesting":\[[0-9null,]*\]' \
+            "Lemma 3, -$level, $mode: pick's 6 interesting paths take 7 numbers (a hole)"
+    done
+    is "$(counts "l3-ppp-$level-ids.pp")" "$(counts "l3-all-$level.pp")" \
+        "Lemma 3, -$level: PPP counts == Ball-Larus counts, path for path, hole and all"
+    is "$(split_counts "l3-ppp-$level-total.json")" "$(split_counts "l3-all-$level.pp.json" "l3-$level.txt")" \
+        "Lemma 3, -$level, total: interesting counts and totals == Ball-Larus counts"
+    like "$(split_counts "l3-ppp-$level-total.json")" "pick total 15" \
+        "Lemma 3, -$level, total: pick's untrained paths ran 1 + 5 + 9 times"
+done
+
 # Bad files: the compiler stops and names what is wrong.
 ppp_fails() { # NAME REGEX FILE [ARGS]
     local name=$1 re=$2 file=$3; shift 3
