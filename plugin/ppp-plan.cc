@@ -113,6 +113,15 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
       return PP_PPP_PLAIN;
     }
   lay->ppp_size = r.size;
+  lay->ppp_end_count.assign (dag->edges.size (), 0);
+  lay->ppp_end_number.assign (dag->edges.size (), 0);
+  for (size_t p = 0; p < r.last_edge.size (); p++)
+    if (r.last_edge[p] >= 0)
+      {
+        unsigned char &c = lay->ppp_end_count[r.last_edge[p]];
+        c = c < 2 ? c + 1 : 2;
+        lay->ppp_end_number[r.last_edge[p]] = p;
+      }
   /* The Ball-Larus half as narrow as the IDs allow (plus START's bit in
      stream mode): the chord increments (PPP << shift) + BL then mostly
      fit an instruction's 32-bit immediate, where a shift of 32 made each

@@ -6,6 +6,8 @@
  *
  *     q = MIN (v >> S, N);               the bounds check: table[N] is a
  *     if (table[q] == v)      likely     hole, no value reaching it equals it
+ *                 (where one interesting path ends: v == its value, a
+ *                  constant; where none ends: no check, expand_one)
  *       counters[off + q]++;             an interesting path
  *     else                    unlikely
  *       __pathprof_hash_count (&counters[off + N], v & (2^S - 1));
@@ -26,21 +28,38 @@
 #include <vector>
 
 static tree placeholder_decl;
+static tree cst (uint64_t v);
+
+uint64_t
+pp_ppp_site (const pp_layout *lay, int end_edge)
+{
+  if (end_edge < 0 || (size_t) end_edge >= lay->ppp_end_count.size ())
+    return lay->ppp_size + 1;
+  switch (lay->ppp_end_count[end_edge])
+    {
+    case 0:
+      return lay->ppp_size;
+    case 1:
+      return lay->ppp_end_number[end_edge];
+    default:
+      return lay->ppp_size + 1;
+    }
+}
 
 void
-pp_ppp_count_word (gimple_seq *seq, tree v)
+pp_ppp_count_word (gimple_seq *seq, tree v, uint64_t site)
 {
   if (!placeholder_decl)
     {
       tree type = build_function_type_list (void_type_node, uint64_type_node,
-                                            NULL_TREE);
+                                            uint64_type_node, NULL_TREE);
       placeholder_decl = build_fn_decl ("__pathprof_ppp_placeholder", type);
       TREE_NOTHROW (placeholder_decl) = 1;
       TREE_READONLY (placeholder_decl) = 1;
       DECL_ATTRIBUTES (placeholder_decl)
           = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
     }
-  gimple_seq_add_stmt (seq, gimple_build_call (placeholder_decl, 1, v));
+  gimple_seq_add_stmt (seq, gimple_build_call (placeholder_decl, 2, v, cst (site)));
 }
 
 static tree
@@ -94,51 +113,92 @@ ssa (const char *what)
   return make_temp_ssa_name (uint64_type_node, NULL, what);
 }
 
-/* Appends at *GSI the increment of the counter REF.  */
+/* Appends to SEQ the increment of the counter REF.  */
 static void
-bump (gimple_stmt_iterator *gsi, tree ref, bool atomic)
+bump (gimple_seq *seq, tree ref, bool atomic)
 {
   if (atomic)
     {
       tree addr = make_temp_ssa_name (build_pointer_type (uint64_type_node), NULL,
                                       "pp_ctr");
-      gsi_insert_after (gsi, gimple_build_assign (addr, build_fold_addr_expr (ref)),
-                        GSI_NEW_STMT);
+      gimple_seq_add_stmt (seq, gimple_build_assign (addr, build_fold_addr_expr (ref)));
       /* __ATOMIC_RELAXED: counts need no ordering.  */
-      gsi_insert_after (gsi, gimple_build_call (builtin_decl_explicit (
-                                                    BUILT_IN_ATOMIC_FETCH_ADD_8),
-                                                3, addr, cst (1), integer_zero_node),
-                        GSI_NEW_STMT);
+      gimple_seq_add_stmt (seq, gimple_build_call (builtin_decl_explicit (
+                                                       BUILT_IN_ATOMIC_FETCH_ADD_8),
+                                                   3, addr, cst (1), integer_zero_node));
       return;
     }
   tree old = ssa ("pp_ctr"), inc = ssa ("pp_ctr");
-  gsi_insert_after (gsi, gimple_build_assign (old, ref), GSI_NEW_STMT);
-  gsi_insert_after (gsi, gimple_build_assign (inc, PLUS_EXPR, old, cst (1)),
-                    GSI_NEW_STMT);
-  gsi_insert_after (gsi, gimple_build_assign (unshare_expr (ref), inc), GSI_NEW_STMT);
+  gimple_seq_add_stmt (seq, gimple_build_assign (old, ref));
+  gimple_seq_add_stmt (seq, gimple_build_assign (inc, PLUS_EXPR, old, cst (1)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
 }
 
+/* The count of a path that is not interesting, register value V: by its
+   ID in the hash table, or in the total (ppp-uninteresting=total).  */
+static gimple_seq
+other_seq (const pp_layout *lay, tree v, tree counters, tree hash_count, bool atomic)
+{
+  gimple_seq seq = NULL;
+  tree slot_ref = build4 (ARRAY_REF, uint64_type_node, counters,
+                          cst (lay->counter_offset + lay->ppp_size), NULL_TREE, NULL_TREE);
+  if (pp_opts.ppp_total)
+    {
+      bump (&seq, slot_ref, atomic);
+      return seq;
+    }
+  tree b = ssa ("pp_bl");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (b, BIT_AND_EXPR, v,
+                                                  cst ((1ull << lay->ppp_shift) - 1)));
+  gimple_seq_add_stmt (&seq, gimple_build_call (hash_count, 2,
+                                                build_fold_addr_expr (slot_ref), b));
+  return seq;
+}
+
+/* One path end.  Its site (pp_ppp_site) picks the check: where no
+   interesting path ends, none (every path is another); where one ends,
+   numbered p, the register against that path's whole final value
+   p * 2^S + ID, a constant (no other path ends with that ID in its low
+   bits), and the counter is a constant address; elsewhere the table.  */
 static void
 expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
             tree hash_count)
 {
   tree v = gimple_call_arg (call, 0);
+  uint64_t site = tree_to_uhwi (gimple_call_arg (call, 1)), n = lay->ppp_size;
   basic_block bb = gimple_bb (call);
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   bool atomic = (lay->flags & PATHPROF_FN_ATOMIC) != 0;
 
-  tree p = ssa ("pp_ppp"), b = ssa ("pp_bl"), q = ssa ("pp_ppp"), t = ssa ("pp_tab");
+  if (site == n)
+    {
+      gsi_insert_seq_before (&gsi, other_seq (lay, v, counters, hash_count, atomic),
+                             GSI_SAME_STMT);
+      gsi_remove (&gsi, true);
+      return;
+    }
+  tree want, idx;
   unsigned shift = lay->ppp_shift;
-  gsi_insert_before (&gsi, gimple_build_assign (p, RSHIFT_EXPR, v,
-                                                build_int_cst (integer_type_node, shift)),
-                     GSI_SAME_STMT);
-  gsi_insert_before (&gsi, gimple_build_assign (q, MIN_EXPR, p, cst (lay->ppp_size)),
-                     GSI_SAME_STMT);
-  gsi_insert_before (&gsi, gimple_build_assign (
-                               t, build4 (ARRAY_REF, uint64_type_node, table, q,
-                                          NULL_TREE, NULL_TREE)),
-                     GSI_SAME_STMT);
-  gcond *cond = gimple_build_cond (EQ_EXPR, t, v, NULL_TREE, NULL_TREE);
+  if (site < n)
+    {
+      want = cst ((site << shift) + lay->ppp_table[site]);
+      idx = cst (lay->counter_offset + site);
+    }
+  else
+    {
+      tree p = ssa ("pp_ppp"), q = ssa ("pp_ppp");
+      want = ssa ("pp_tab");
+      gsi_insert_before (&gsi, gimple_build_assign (p, RSHIFT_EXPR, v,
+                                                    build_int_cst (integer_type_node, shift)),
+                         GSI_SAME_STMT);
+      gsi_insert_before (&gsi, gimple_build_assign (q, MIN_EXPR, p, cst (n)), GSI_SAME_STMT);
+      gsi_insert_before (&gsi, gimple_build_assign (
+                                   want, build4 (ARRAY_REF, uint64_type_node, table, q,
+                                                 NULL_TREE, NULL_TREE)),
+                         GSI_SAME_STMT);
+      idx = q;   /* offset added in the hit block */
+    }
+  gcond *cond = gimple_build_cond (EQ_EXPR, want, v, NULL_TREE, NULL_TREE);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gsi_remove (&gsi, true);
 
@@ -161,26 +221,20 @@ expand_one (gcall *call, const pp_layout *lay, tree counters, tree table,
   hit->count = bb->count.apply_probability (to_hit->probability);
   miss->count = bb->count.apply_probability (fallthru->probability);
 
-  gimple_stmt_iterator h = gsi_start_bb (hit);
-  tree idx = ssa ("pp_idx");
-  gsi_insert_after (&h, gimple_build_assign (idx, PLUS_EXPR, q,
-                                             cst (lay->counter_offset)),
-                    GSI_NEW_STMT);
+  gimple_seq h = NULL;
+  if (site > n)
+    {
+      tree off = ssa ("pp_idx");
+      gimple_seq_add_stmt (&h, gimple_build_assign (off, PLUS_EXPR, idx,
+                                                    cst (lay->counter_offset)));
+      idx = off;
+    }
   bump (&h, build4 (ARRAY_REF, uint64_type_node, counters, idx, NULL_TREE, NULL_TREE),
         atomic);
-
+  gimple_stmt_iterator hi = gsi_start_bb (hit);
+  gsi_insert_seq_after (&hi, h, GSI_NEW_STMT);
   gimple_stmt_iterator m = gsi_start_bb (miss);
-  gsi_insert_after (&m, gimple_build_assign (b, BIT_AND_EXPR, v, cst ((1ull << shift) - 1)),
-                    GSI_NEW_STMT);
-  tree slot_ref = build4 (ARRAY_REF, uint64_type_node, counters,
-                          cst (lay->counter_offset + lay->ppp_size), NULL_TREE, NULL_TREE);
-  if (pp_opts.ppp_total)
-    /* ppp-uninteresting=total: one counter for every other path.  */
-    bump (&m, slot_ref, atomic);
-  else
-    gsi_insert_after (&m, gimple_build_call (hash_count, 2,
-                                             build_fold_addr_expr (slot_ref), b),
-                      GSI_NEW_STMT);
+  gsi_insert_seq_after (&m, other_seq (lay, v, counters, hash_count, atomic), GSI_NEW_STMT);
 }
 
 tree

@@ -5,10 +5,16 @@
 
 #include "metadata.h"
 
+/* What a count-mode path end knows of the interesting paths that end
+   there (LAY's ppp_end_count of DAG edge END_EDGE, -1 when the site is
+   not one DAG edge): the number p < N of the only one, N when none ends
+   there, N + 1 when several may (the table decides).  */
+uint64_t pp_ppp_site (const pp_layout *lay, int end_edge);
+
 /* Appends to SEQ the counting of the path whose packed register value
-   (ppp-plan.h) is V, as a placeholder that pp_ppp_expand turns into the
-   probe.  */
-void pp_ppp_count_word (gimple_seq *seq, tree v);
+   (ppp-plan.h) is V at a path end SITE (pp_ppp_site), as a placeholder
+   that pp_ppp_expand turns into the probe.  */
+void pp_ppp_count_word (gimple_seq *seq, tree v, uint64_t site);
 
 /* Expands every placeholder of cfun, laid out as LAY in COUNTERS; the
    others go to HASH_COUNT, the runtime's __pathprof_hash_count.  */
