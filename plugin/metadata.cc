@@ -111,8 +111,10 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   put32 (&directory, (uint32_t) lay->verify_nodes.size ());
   /* PPP's number of interesting paths, or TPP's configuration word (the
      options refuse the two together), else 0.  */
-  put32 (&directory, (lay->flags & PATHPROF_FN_PPP) ? (uint32_t) lay->ppp_size
-                                                   : pp_tpp_config (dag));
+  put32 (&directory, (lay->flags & PATHPROF_FN_PPP)
+                         ? (uint32_t) lay->ppp_size
+                               | (pp_opts.ppp_total ? PATHPROF_PPP_TOTAL : 0)
+                         : pp_tpp_config (dag));
   put64 (&directory, 0);  /* detail_offset, patched in pp_meta_finish */
   detail_pos.push_back (details.size ());
   nfuncs++;

@@ -21,6 +21,15 @@ struct pp_layout {
   uint64_t ppp_size;
   std::vector<uint64_t> ppp_table;
   std::vector<uint64_t> ppp_inc;
+  /* The register is PPP number * 2^ppp_shift + Ball-Larus half
+     (pp_ppp_pack); stream mode keeps START in the half's top bit.  */
+  unsigned ppp_shift;
+  /* Per DAG edge into EXIT: how many interesting paths end with it (0, 1
+     or 2 meaning "more"), and the number of the one when there is one:
+     that path end's probe compares the register with one constant
+     (ppp-probe.cc).  Empty when the function is not PPP.  */
+  std::vector<unsigned char> ppp_end_count;
+  std::vector<uint64_t> ppp_end_number;
 };
 
 /* The name the directory records for cfun, and its CFG checksum.  */

@@ -17,7 +17,7 @@ struct pp_options pp_opts = {
   false,
   false,
   NULL, NULL, NULL, NULL,
-  NULL, false, false,          /* ppp_file, ppp_others_none, ppp_scope_hash */
+  NULL, false, false, false,   /* ppp_file, ppp_others_none, ppp_scope_hash, ppp_total */
   false, 0, 0, true            /* tpp, tpp_i, tpp_j, tpp_obvious */
 };
 
@@ -274,9 +274,21 @@ parse_one (const char *key, const char *value)
              "use %<blpp%> or %<none%>", value ? value : "");
       return false;
     }
+  if (!strcmp (key, "ppp-uninteresting"))
+    {
+      if (value && (!strcmp (value, "ids") || !strcmp (value, "total")))
+        {
+          pp_opts.ppp_total = !strcmp (value, "total");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<ppp-uninteresting%>; "
+             "use %<ids%> or %<total%>", value ? value : "");
+      return false;
+    }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, ppp-scope, tpp, tpp-obvious", key);
+         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, "
+         "ppp-scope, ppp-uninteresting, tpp, tpp-obvious", key);
   return false;
 }
 
@@ -306,10 +318,11 @@ pp_parse_options (int argc, struct plugin_argument *argv)
              "implemented");
       ok = false;
     }
-  if (ok && pp_opts.ppp_file && pp_opts.mode == PP_MODE_STREAM)
+  if (ok && pp_opts.ppp_total && pp_opts.mode == PP_MODE_STREAM)
     {
-      error ("pathprof: plugin argument %<ppp%> works in %<mode=count%> only "
-             "for now");
+      error ("pathprof: plugin argument %<ppp-uninteresting=total%> works in "
+             "%<mode=count%> only: in stream mode every path end sends its "
+             "event anyway, so a total would save nothing");
       ok = false;
     }
   if (ok && pp_opts.tpp && (pp_opts.ppp_file || pp_opts.sampling))

@@ -37,6 +37,9 @@ struct pp_options {
   const char *ppp_file;
   bool ppp_others_none;
   bool ppp_scope_hash;
+  /* ppp-uninteresting=total: a PPP function's other paths only as a total
+     (ppp-probe.cc), not by ID in the hash table.  */
+  bool ppp_total;
   /* tpp=I,J (tpp.cc): targeted path profiling, cold edge threshold I and
      loop disconnection threshold J, in percent.  */
   bool tpp;

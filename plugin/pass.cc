@@ -172,10 +172,24 @@ execute_pathprof (void)
       p->lay.counter_offset = ncounters;
       if (pp_stream_mode ())
         {
-          /* Every function owns npaths global indices (no hash mode).  */
+          /* Every function owns npaths global indices (no hash mode); a
+             PPP function owns N more in front, its interesting paths by
+             PPP number (docs/format.md, "PPP functions").  */
+          ppp = pp_ppp_enabled () ? pp_ppp_plan (&p->dag, &p->lay) : PP_PPP_PLAIN;
+          if (ppp == PP_PPP_SKIP || ppp == PP_PPP_FAILED)
+            {
+              pop_cfun ();
+              delete p;
+              continue;
+            }
           p->lay.flags = PATHPROF_FN_STREAM;
           if (p->dag.has_resume)
             p->lay.flags |= PATHPROF_FN_RESUME;
+          if (ppp == PP_PPP_NUMBERED)
+            {
+              p->lay.flags |= PATHPROF_FN_PPP;
+              ncounters += p->lay.ppp_size;
+            }
           ncounters += (uint64_t) p->dag.npaths;
         }
       else if (pp_ppp_enabled ()

@@ -156,7 +156,7 @@ pp_ppp_number (int nnodes, const std::vector<pp_ppp_edge> &edges,
      it with the Ball-Larus sum of their prefix before it.  */
   size_t np = ids.size ();
   std::vector<std::vector<std::pair<size_t, uint64_t> > > through (edges.size ());
-  std::vector<int> path;
+  std::vector<int> path, last (np, -1);
   for (size_t p = 0; p < np; p++)
     {
       if (!decode (g, ids[p], &path))
@@ -168,6 +168,7 @@ pp_ppp_number (int nnodes, const std::vector<pp_ppp_edge> &edges,
           return false;
         }
       uint64_t prefix = 0;
+      last[p] = path.empty () ? -1 : path.back ();
       for (size_t k = 0; k < path.size (); k++)
         {
           through[path[k]].push_back (std::make_pair (p, prefix));
@@ -222,8 +223,12 @@ pp_ppp_number (int nnodes, const std::vector<pp_ppp_edge> &edges,
     size = std::max (size, pid[p] + 1);
   out->size = (uint64_t) size;
   out->table.assign ((size_t) size, PP_PPP_HOLE);
+  out->last_edge.assign ((size_t) size, -1);
   for (size_t p = 0; p < np; p++)
-    out->table[(size_t) pid[p]] = ids[p];
+    {
+      out->table[(size_t) pid[p]] = ids[p];
+      out->last_edge[(size_t) pid[p]] = last[p];
+    }
   out->weight = w;
   place (g, w, &out->inc);
   return true;

@@ -34,6 +34,9 @@ struct pp_ppp_result {
   /* table[p] = the Ball-Larus ID of the interesting path numbered p, or
      PP_PPP_HOLE; N entries. */
   std::vector<uint64_t> table;
+  /* last_edge[p] = the index in EDGES of the last edge (into EXIT) of the
+     interesting path numbered p, or -1 for a hole; N entries.  */
+  std::vector<int> last_edge;
 };
 
 /* Numbers the interesting paths IDS (Ball-Larus IDs, any order,

@@ -70,13 +70,15 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
       return PP_PPP_PLAIN;
     }
   /* Both registers travel in one word (pp_ppp_pack): the Ball-Larus ID
-     must fit in its low 32 bits.  */
-  if (dag->npaths > ((unsigned __int128) 1 << 32))
+     must fit in its low 32 bits, in stream mode in its low 31 (one more
+     bit carries START, ppp-probe.h).  */
+  unsigned bits = pp_stream_mode () ? 31 : 32;
+  if (dag->npaths > ((unsigned __int128) 1 << bits))
     {
       char big[48];
       error_at (loc, "pathprof: function %qs has %s paths; preferential "
-                "numbering needs at most 2^32 (max-paths=2^32)", name,
-                pp_u128_str (dag->npaths, big));
+                "numbering needs at most 2^%u (max-paths=2^%u)", name,
+                pp_u128_str (dag->npaths, big), bits, bits);
       return PP_PPP_FAILED;
     }
 
@@ -100,8 +102,8 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
     }
   /* A numbering too sparse for an array falls back to the hash table,
      like a function with too many Ball-Larus paths (the paper's second
-     policy); the directory holds N in 32 bits.  */
-  if (r.size > pp_opts.hash_threshold || r.size >= UINT32_MAX)
+     policy); the directory holds N in 31 bits (PATHPROF_PPP_TOTAL).  */
+  if (r.size > pp_opts.hash_threshold || r.size >= PATHPROF_PPP_TOTAL)
     {
       if (pp_opts.verbose)
         inform (loc, "pathprof: %qs: %llu interesting paths need %llu PPP "
@@ -111,6 +113,23 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
       return PP_PPP_PLAIN;
     }
   lay->ppp_size = r.size;
+  lay->ppp_end_count.assign (dag->edges.size (), 0);
+  lay->ppp_end_number.assign (dag->edges.size (), 0);
+  for (size_t p = 0; p < r.last_edge.size (); p++)
+    if (r.last_edge[p] >= 0)
+      {
+        unsigned char &c = lay->ppp_end_count[r.last_edge[p]];
+        c = c < 2 ? c + 1 : 2;
+        lay->ppp_end_number[r.last_edge[p]] = p;
+      }
+  /* The Ball-Larus half as narrow as the IDs allow (plus START's bit in
+     stream mode): the chord increments (PPP << shift) + BL then mostly
+     fit an instruction's 32-bit immediate, where a shift of 32 made each
+     a 64-bit constant to load first (bzip2: issue 18's overhead goal).  */
+  unsigned shift = 1;
+  while (shift < 32 && ((unsigned __int128) 1 << shift) < dag->npaths)
+    shift++;
+  lay->ppp_shift = shift + (pp_stream_mode () ? 1 : 0);
   lay->ppp_table = r.table;
   lay->ppp_inc = r.inc;
   if (pp_opts.verbose)
@@ -131,5 +150,5 @@ pp_ppp_pack (const pp_dag *dag, const pp_layout *lay, pp_dag *packed)
 {
   *packed = *dag;
   for (size_t i = 0; i < packed->edges.size (); i++)
-    packed->edges[i].inc = (lay->ppp_inc[i] << 32) + dag->edges[i].inc;
+    packed->edges[i].inc = (lay->ppp_inc[i] << lay->ppp_shift) + dag->edges[i].inc;
 }

@@ -24,9 +24,11 @@ enum pp_ppp_choice {
 pp_ppp_choice pp_ppp_plan (const pp_dag *dag, pp_layout *lay);
 
 /* PACKED becomes DAG with each increment carrying both registers in one
-   64-bit word: the PPP increment times 2^32 plus the Ball-Larus one.  At
-   a path's end the word is PPP number * 2^32 + Ball-Larus ID (mod 2^64),
-   exactly, since the Ball-Larus ID is below 2^32 (ppp-probe.cc). */
+   64-bit word: the PPP increment times 2^S plus the Ball-Larus one, S =
+   lay->ppp_shift (the bits of npaths, at most 32; one more in stream
+   mode).  At a path's end the word is PPP number * 2^S + Ball-Larus ID
+   (mod 2^64), exactly, since the Ball-Larus ID is below 2^S
+   (ppp-probe.cc). */
 void pp_ppp_pack (const pp_dag *dag, const pp_layout *lay, pp_dag *packed);
 
 #endif

@@ -28,6 +28,7 @@ struct action {
   bool cold;           /* TPP: ... or rather the cold counter, whatever r */
   bool ret;            /* ... which ends the activation (stream: RET bit) */
   uint64_t count_inc;
+  int end_edge;        /* ... ending with this DAG edge (PPP), or -1 */
   bool reset;          /* r becomes reset_val afterwards (a new path) */
   unsigned marker;     /* stream mode: a marker to emit first (RESUME), or 0 */
   uint64_t reset_val;
@@ -125,8 +126,12 @@ add_ssa (gimple_seq *seq, tree a, tree b)
 /* Counts one path, given its counter index (array mode), its ID (hash
    mode) or its index in the TU (stream mode, where RET sets the RET bit).  */
 void
-count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
+count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false,
+             int end_edge = -1)
 {
+  if (em->stream && em->ppp)
+    v = add_const (seq, pp_ppp_stream_index (seq, v, em->lay),
+                   em->lay->counter_offset);
   if (em->stream)
     {
       v = add_const (seq, v, ret ? PATHPROF_EV_RET : 0);
@@ -135,7 +140,7 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
     }
   if (em->ppp)
     {
-      pp_ppp_count_word (seq, v);
+      pp_ppp_count_word (seq, v, pp_ppp_site (em->lay, end_edge));
       return;
     }
   if (em->tpp && TREE_CODE (v) != INTEGER_CST)
@@ -159,9 +164,9 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
 
 void
 count_path (const emitter *em, gimple_seq *seq, tree r, uint64_t inc,
-            bool ret)
+            bool ret, int end_edge)
 {
-  count_value (em, seq, add_const (seq, r, path_base (em) + inc), ret);
+  count_value (em, seq, add_const (seq, r, path_base (em) + inc), ret, end_edge);
 }
 
 /* Stream mode: the two words of an ENTER or RESUME marker, the function's
@@ -191,7 +196,7 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
   if (a.count && a.cold)
     count_value (em, seq, cst (path_base (em) + em->cold_id));
   else if (a.count)
-    count_path (em, seq, r, a.count_inc, a.ret);
+    count_path (em, seq, r, a.count_inc, a.ret, a.end_edge);
   for (size_t i = 0; i < a.verify.size (); i++)
     bump (em, seq, cst (em->lay->verify_offset + (uint64_t) a.verify[i]));
   for (size_t i = 0; i < a.derived.size (); i++)
@@ -302,6 +307,7 @@ empty_action (void)
   a.count = a.reset = a.ret = a.cold = false;
   a.marker = 0;
   a.count_inc = a.reset_val = a.add = 0;
+  a.end_edge = -1;
   return a;
 }
 
@@ -459,7 +465,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   /* Stream mode: the first path of an activation carries START, unless
      the function announces its activations with ENTER markers.  */
   if (em.stream && !resume_fn)
-    entry_value += PATHPROF_EV_START;
+    entry_value += em.ppp ? pp_ppp_stream_start (lay) : PATHPROF_EV_START;
 
   /* EH edges cannot carry code: the throwing block computes the counter
      index before its last statement, and the landing pad takes it through
@@ -536,6 +542,8 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           || (e.kind == PATHPROF_EDGE_REAL && e.dst == PP_EXIT))
         {
           action &a = at_end.emplace (src_bb, empty_action ()).first->second;
+          /* PPP: a block where two DAG edges end paths has no one site.  */
+          a.end_edge = a.count ? -1 : (int) i;
           a.count = true;
           /* The activation ends unless control stays in this frame: a
              computed goto, or an abnormal or EH edge to a resume point.  */
@@ -550,6 +558,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           action &a = on_edge.emplace (e.cfg, empty_action ()).first->second;
           a.count = true;
           a.count_inc = e.inc;
+          a.end_edge = (int) i;
           a.reset = true;
           a.reset_val = reset[e.real_dst];
         }

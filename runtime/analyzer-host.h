@@ -67,6 +67,12 @@ struct pp_analyzer {
     void (*quiesce)(void *a);
     void (*after_fork_child)(void *a);
     uint32_t (*threads)(void *a, pid_t *tids, uint32_t max);
+
+    /* Set by an analyzer that reads the indices of PPP functions right
+     * (ppp=FILE with mode=stream, docs/format.md "PPP functions"): it maps
+     * them with pprt_meta_stream_path_id or pp_lookup_path.  A TU with PPP
+     * functions is refused when an analyzer selected lacks it. */
+    int reads_ppp;
 };
 
 /* The analyzers built in, NULL-terminated: the callback table the

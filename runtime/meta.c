@@ -39,7 +39,9 @@ void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn
     fn->verify_offset = pprt_get_u64(d + FN_VERIFY_OFF);
     fn->nverify = pprt_get_u32(d + FN_NVERIFY);
     /* The word is TPP's configuration in a TPP function (docs/format.md). */
-    fn->ppp_size = (fn->flags & PATHPROF_FN_PPP) ? pprt_get_u32(d + FN_PPP_SIZE) : 0;
+    uint32_t word = (fn->flags & PATHPROF_FN_PPP) ? pprt_get_u32(d + FN_PPP_SIZE) : 0;
+    fn->ppp_size = word & ~PATHPROF_PPP_TOTAL;
+    fn->ppp_total = (word & PATHPROF_PPP_TOTAL) != 0;
 }
 
 /* Skips COUNT records of SIZE bytes after a u32 count at *POS; -1 when
@@ -67,6 +69,16 @@ const unsigned char *pprt_meta_ppp_table(const unsigned char *blob, uint64_t len
         fn.ppp_size > (len - pos) / 8)
         return NULL;
     return blob + pos;
+}
+
+uint64_t pprt_meta_stream_path_id(const struct pprt_meta_fn *fn,
+                                  const unsigned char *table, uint64_t local)
+{
+    if (!(fn->flags & PATHPROF_FN_PPP))
+        return local;
+    if (local >= fn->ppp_size)
+        return local - fn->ppp_size;
+    return table ? pprt_get_u64(table + 8 * local) : UINT64_MAX;
 }
 
 /* Marks [off, off+n) used in BITS; -1 if a counter was already used. */
@@ -222,12 +234,21 @@ int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
         if (fn.flags & (PATHPROF_FN_HASH | PATHPROF_FN_VERIFY))
             FAIL("function %u has the %s flag, which stream mode does not "
                  "support", i, fn.flags & PATHPROF_FN_HASH ? "HASH" : "VERIFY");
-        if (fn.counter_offset > npaths || fn.npaths > npaths - fn.counter_offset)
+        /* A PPP function's range: N interesting paths by PPP number, then
+         * every other path by its Ball-Larus ID (docs/format.md). */
+        uint64_t n = pprt_meta_stream_range(&fn);
+        if (fn.counter_offset > npaths || n < fn.npaths || n > npaths - fn.counter_offset)
             FAIL("function %u: paths [%llu, +%llu) exceed the TU's %llu", i,
                  (unsigned long long)fn.counter_offset,
-                 (unsigned long long)fn.npaths, (unsigned long long)npaths);
+                 (unsigned long long)n, (unsigned long long)npaths);
+        if (fn.ppp_total)
+            FAIL("function %u: a PPP total of the other paths in a stream TU "
+                 "(ppp-uninteresting=total is counting mode's)", i);
+        if ((fn.flags & PATHPROF_FN_PPP) && pprt_meta_ppp_table(blob, len, i) == NULL)
+            FAIL("function %u: its PPP table of %u IDs does not fit in the metadata", i,
+                 fn.ppp_size);
         r[i].offset = fn.counter_offset;
-        r[i].npaths = fn.npaths;
+        r[i].npaths = n;
         r[i].func = i;
     }
     /* Sorted, the ranges give both the overlap check (no bitmap: a stream

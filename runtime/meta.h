@@ -19,6 +19,7 @@ struct pprt_meta_fn {
     uint64_t verify_offset;  /* VERIFY: [verify_offset, +nverify) */
     uint32_t nverify;
     uint32_t ppp_size;       /* PPP: N counters at counter_offset, hash slot at +N */
+    int ppp_total;           /* PPP: the slot at +N is the others' total, not a hash */
 };
 
 /* Checks that the blob can be walked safely and that every counter range
@@ -28,8 +29,21 @@ struct pprt_meta_fn {
 int pprt_meta_check(const unsigned char *blob, uint64_t len, uint64_t ncounters,
                     char *why, size_t why_size);
 
+/* The number of path indices a stream-mode function owns: npaths, plus
+ * ppp_size in front for a PPP function (docs/format.md, "PPP functions"). */
+static inline uint64_t pprt_meta_stream_range(const struct pprt_meta_fn *fn)
+{
+    return fn->npaths + fn->ppp_size;
+}
+
+/* The Ball-Larus ID of index LOCAL (below pprt_meta_stream_range) of a
+ * stream-mode function whose PPP table is TABLE (NULL unless PPP);
+ * UINT64_MAX for a hole of the table, which no probe sends. */
+uint64_t pprt_meta_stream_path_id(const struct pprt_meta_fn *fn,
+                                  const unsigned char *table, uint64_t local);
+
 /* A stream-mode function's path indices [offset, offset + npaths) in its
- * TU, and its directory index. */
+ * TU (npaths: pprt_meta_stream_range), and its directory index. */
 struct pprt_meta_range {
     uint64_t offset, npaths;
     uint32_t func;

@@ -28,6 +28,10 @@
    detail record ends with the table of their Ball-Larus IDs. */
 #define PATHPROF_FN_PPP 1024u
 #define PATHPROF_PPP_HOLE 0xffffffffffffffffull /* a PPP number no path has */
+/* In a PPP function's directory word, above N: ppp-uninteresting=total,
+   the slot at counter_offset + N is a plain counter, the total of the
+   other paths (no hash table); written as a record with path ID npaths. */
+#define PATHPROF_PPP_TOTAL 0x80000000u
 /* TPP (docs/tpp.md): numbered without its cold edges; path ID npaths - 1
    is the cold counter, every path through a cold edge. */
 #define PATHPROF_FN_TPP 512u

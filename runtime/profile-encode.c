@@ -98,7 +98,10 @@ static void encode_ppp_fn(struct pprt_buf *b, const struct pprt_tu *tu, uint32_t
     struct pprt_path_counts c = {0};
     uint64_t slot = __atomic_load_n(&tu->counters[fn->counter_offset + fn->ppp_size],
                                     __ATOMIC_ACQUIRE);
-    pprt_hash_collect(slot, &c, &t->hash_lost);
+    /* ppp-uninteresting=total: the slot is a count, under ID npaths. */
+    uint64_t others_total = fn->ppp_total ? slot : 0;
+    if (!fn->ppp_total)
+        pprt_hash_collect(slot, &c, &t->hash_lost);
     size_t nhash = c.n;
     struct pprt_path_counts all = {0};
     all.v = malloc((nhash + fn->ppp_size + 1) * sizeof *all.v);
@@ -122,6 +125,11 @@ static void encode_ppp_fn(struct pprt_buf *b, const struct pprt_tu *tu, uint32_t
         t->array_updates += count;
     }
     qsort(all.v, all.n, sizeof *all.v, by_path_id);
+    if (others_total) {
+        all.v[all.n].path_id = fn->npaths; /* above every ID: the last record */
+        all.v[all.n++].count = others_total;
+        t->array_updates += others_total;
+    }
     pprt_buf_u64(b, all.n);
     for (size_t k = 0; k < all.n; k++) {
         pprt_buf_u64(b, all.v[k].path_id);

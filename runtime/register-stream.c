@@ -2,6 +2,8 @@
  * (docs/streaming.md, sections 1 and 5): registration assigns the TU its
  * global path and function bases; unregistration (dlclose) drains the
  * buffers and keeps a copy of the blob. */
+#include "analyzer-host.h"
+#include "config.h"
 #include "lifecycle.h"
 #include "message.h"
 #include "meta.h"
@@ -15,6 +17,27 @@
 
 #define PUBLIC __attribute__((visibility("default")))
 
+/* When META (checked) has a PPP function, the name of the first analyzer
+ * selected that does not read PPP indices; else NULL. */
+static const char *refuses_ppp(const unsigned char *meta)
+{
+    uint32_t nfuncs = pprt_meta_nfuncs(meta), i;
+    struct pprt_meta_fn fn;
+    for (i = 0; i < nfuncs; i++) {
+        pprt_meta_fn(meta, i, &fn);
+        if (fn.flags & PATHPROF_FN_PPP)
+            break;
+    }
+    if (i == nfuncs)
+        return NULL;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        const struct pp_analyzer *a = pp_analyzers[pprt_config.analyzers[k]];
+        if (!a->reads_ppp)
+            return a->name;
+    }
+    return NULL;
+}
+
 PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
                                           const unsigned char *meta,
                                           uint64_t meta_len, uint64_t *bases)
@@ -23,6 +46,7 @@ PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
     pprt_set_up_once();
     char why[256], name[600];
     struct pprt_meta_range *ranges;
+    const char *refused;
     if (abi_version != PATHPROF_ABI_VERSION) {
         pprt_error("a translation unit was built for run-time ABI version %u but "
                    "this libpathprof implements version %u; it is not profiled "
@@ -34,6 +58,13 @@ PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
         pprt_meta_tu_name(meta, meta_len, name, sizeof name);
         pprt_error("ignoring stream translation unit %s: invalid metadata: %s "
                    "(built by a different pathprof plugin?)", name, why);
+    } else if ((refused = refuses_ppp(meta)) != NULL) {
+        free(ranges);
+        pprt_meta_tu_name(meta, meta_len, name, sizeof name);
+        pprt_error("ignoring stream translation unit %s: it has preferential "
+                   "(ppp=FILE) functions, whose events analyzer %s cannot read "
+                   "(PATHPROF_ANALYZER; blpp and trace read them); its paths are not "
+                   "profiled", name, refused);
     } else {
         pprt_stream_lock();
         if (pprt_stream_tus_find(bases)) {

@@ -61,8 +61,12 @@ static void merge_counts(struct pprt_tu *dest, const struct pprt_tu *src)
             /* N counters by PPP number, then the others' hash slot. */
             for (uint64_t c = fn.counter_offset; c < fn.counter_offset + fn.ppp_size; c++)
                 dest->counters[c] += src->counters[c];
-            pprt_hash_merge_slot(&dest->counters[fn.counter_offset + fn.ppp_size],
-                                 src->counters[fn.counter_offset + fn.ppp_size]);
+            if (fn.ppp_total) /* the others' total, a plain counter */
+                dest->counters[fn.counter_offset + fn.ppp_size] +=
+                    src->counters[fn.counter_offset + fn.ppp_size];
+            else
+                pprt_hash_merge_slot(&dest->counters[fn.counter_offset + fn.ppp_size],
+                                     src->counters[fn.counter_offset + fn.ppp_size]);
         } else if (fn.flags & PATHPROF_FN_HASH)
             pprt_hash_merge_slot(&dest->counters[fn.counter_offset],
                                  src->counters[fn.counter_offset]);

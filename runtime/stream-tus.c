@@ -198,8 +198,15 @@ int pp_lookup_path(uint64_t index, struct pp_path_ref *out)
         out->tu_base = tu->tu_base;
         out->tu_id = tu->tu_id;
         out->func = r->func;
-        out->path_id = index - tu->tu_base - r->offset;
-        found = 1;
+        /* A PPP function's index is its PPP number or N + its ID. */
+        struct pprt_meta_fn fn;
+        pprt_meta_fn(out->meta, r->func, &fn);
+        const unsigned char *table =
+            (fn.flags & PATHPROF_FN_PPP)
+                ? pprt_meta_ppp_table(out->meta, out->meta_len, r->func)
+                : NULL;
+        out->path_id = pprt_meta_stream_path_id(&fn, table, index - tu->tu_base - r->offset);
+        found = out->path_id != PATHPROF_PPP_HOLE;
     }
     pprt_rcu_read_unlock();
     return found;

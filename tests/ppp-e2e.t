@@ -122,6 +122,66 @@ else
     skip "throw_recursive did not build (no g++?)" 2
 fi
 
+# ppp-uninteresting=total: the other paths of a PPP function only as a
+# total. Oracle: the Ball-Larus profile of the same input; each
+# interesting path keeps its count, each function's total is the sum of
+# its other paths' counts there. Plain and atomic updates.
+# "FUNCTION ID COUNT" of interesting paths and "FUNCTION total COUNT" per
+# function, from a ppp-uninteresting=total profile (TOTAL) or worked out
+# from a Ball-Larus profile (BL) and the interesting set.
+split_counts() { # JSON [INTERESTING-FILE]
+    perl -MJSON::PP -e 'local $/; open my $j, "<", $ARGV[0] or die; my $d = decode_json(<$j>);
+        my %int; if (@ARGV > 1) { open my $i, "<", $ARGV[1] or die;
+            for (split /\n/, <$i>) { s/#.*//; my @w = split; $int{"$w[0] $w[3]"} = 1 if @w == 4 } }
+        for my $f (@{ $d->{functions} }) { next unless @ARGV > 1 || $f->{ppp};
+            my $t = @ARGV > 1 ? 0 : $f->{ppp}{others_total};
+            for (@{ $f->{paths} }) {
+                if (@ARGV > 1 ? $int{"$f->{name} $_->{id}"} : defined $_->{ppp_number}) {
+                    print "$f->{name} $_->{id} $_->{count}\n" } else { $t += $_->{count} } }
+            print "$f->{name} total $t\n" if @ARGV > 1 ? grep({ /^\Q$f->{name}\E / } keys %int) : 1 }' "$@" | sort
+}
+for upd in single atomic; do
+    flags=; [ $upd = atomic ] && flags=-fprofile-update=atomic
+    pp_cc "total-$upd" branchy.c -O2 $flags -fplugin-arg-pathprof-ppp=int-O2-0.5.txt \
+        -fplugin-arg-pathprof-ppp-uninteresting=total && pp_run "total-$upd.pp" "./total-$upd" 0x3ff
+    is "$(cat "total-$upd.pp.stdout")" "$(./native 0x3ff)" "ppp-uninteresting=total, $upd: computes what the program computes"
+    "$PP_CLI" report --json "total-$upd.pp" >"total-$upd.json"
+    is "$(split_counts "total-$upd.json")" "$(split_counts bl-O2.pp.json int-O2-0.5.txt)" \
+        "ppp-uninteresting=total, $upd: interesting counts and each function's total == Ball-Larus counts"
+done
+like "$("$PP_CLI" report total-single.pp)" "^paths      40001 executed \(array updates 40001, hash updates 0\)\$" \
+    "ppp-uninteresting=total: no hash table"
+like "$("$PP_CLI" report total-single.pp)" ", 0 of other paths in those functions by Ball-Larus ID, [1-9][0-9]* only as a total \(ppp-uninteresting=total, 2 functions\)" \
+    "ppp-uninteresting=total: the report says the others are a total"
+like "$(cat total-single.json)" '"others":"total","others_total":[1-9]' "ppp-uninteresting=total: JSON says so"
+like "$(cat bl-O2.pp.json ppp-O2-0.5.pp.json)" '"others":"ids"' "ppp-uninteresting=ids (default): JSON says so"
+
+# Lemma 3 (the paper's Fig. 6) in a compiled program: pick()'s six trained
+# paths cannot be numbered 0..5, so its interval has a hole; the three
+# untrained paths (a == b) land anywhere, the hole included, and must
+# still be counted by their own IDs (or in the total).
+cp "$TAP_ROOT/tests/ppp/lemma3.c" .
+for level in O0 O2; do
+    pp_cc "l3-$level" lemma3.c "-$level" || continue
+    pp_run "l3-train-$level.pp" "./l3-$level" train && pp_run "l3-all-$level.pp" "./l3-$level" all
+    cli_run select "l3-train-$level.pp"
+    printf '%s\n' "$OUT" >"l3-$level.txt"
+    for mode in ids total; do
+        pp_cc "l3-ppp-$level-$mode" lemma3.c "-$level" "-fplugin-arg-pathprof-ppp=l3-$level.txt" \
+            "-fplugin-arg-pathprof-ppp-uninteresting=$mode" || continue
+        pp_run "l3-ppp-$level-$mode.pp" "./l3-ppp-$level-$mode" all
+        "$PP_CLI" report --json "l3-ppp-$level-$mode.pp" >"l3-ppp-$level-$mode.json"
+        like "$(cat "l3-ppp-$level-$mode.json")" '"name":"pick".*"ppp":\{"size":7,"interesting":\[[0-9null,]*\]' \
+            "Lemma 3, -$level, $mode: pick's 6 interesting paths take 7 numbers (a hole)"
+    done
+    is "$(counts "l3-ppp-$level-ids.pp")" "$(counts "l3-all-$level.pp")" \
+        "Lemma 3, -$level: PPP counts == Ball-Larus counts, path for path, hole and all"
+    is "$(split_counts "l3-ppp-$level-total.json")" "$(split_counts "l3-all-$level.pp.json" "l3-$level.txt")" \
+        "Lemma 3, -$level, total: interesting counts and totals == Ball-Larus counts"
+    like "$(split_counts "l3-ppp-$level-total.json")" "pick total 15" \
+        "Lemma 3, -$level, total: pick's untrained paths ran 1 + 5 + 9 times"
+done
+
 # Bad files: the compiler stops and names what is wrong.
 ppp_fails() { # NAME REGEX FILE [ARGS]
     local name=$1 re=$2 file=$3; shift 3
@@ -146,8 +206,10 @@ ppp_fails "not an interesting-paths file" "notppp.txt:1: not an interesting-path
 ppp_fails "a missing file" "cannot read the interesting paths .nosuch.txt." nosuch.txt
 ppp_fails "ppp-scope=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-scope.; use .all. or .hash." \
     res.txt -fplugin-arg-pathprof-ppp-scope=bogus
+ppp_fails "ppp-uninteresting=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-uninteresting.; use .ids. or .total." \
+    res.txt -fplugin-arg-pathprof-ppp-uninteresting=bogus
+ppp_fails "ppp-uninteresting=total in stream mode: refused" "argument .ppp-uninteresting=total. works in .mode=count. only" \
+    res.txt -fplugin-arg-pathprof-ppp-uninteresting=total -fplugin-arg-pathprof-mode=stream
 ppp_fails "ppp-others=bogus: refused, naming the argument" "bad value .bogus. for plugin argument .ppp-others.; use .blpp. or .none." \
     res.txt -fplugin-arg-pathprof-ppp-others=bogus
-ppp_fails "stream mode: refused" "argument .ppp. works in .mode=count. only" res.txt \
-    -fplugin-arg-pathprof-mode=stream
 done_testing

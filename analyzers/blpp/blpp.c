@@ -250,6 +250,42 @@ static size_t lower_bound(const struct pp_count_pair *v, size_t n, uint64_t x)
     return lo;
 }
 
+/* The records of PPP function F (docs/format.md, "PPP functions"): its
+ * N interesting paths' indices come by PPP number, the others' as N + ID;
+ * written by Ball-Larus ID, ascending, as counting mode writes them.  V
+ * holds the function's N counts, by TU-local index.  Returns the events
+ * written (a hole's count, which no probe sends, is not). */
+static uint64_t write_ppp_records(const struct pp_tu_info *info, uint32_t f,
+                                  const struct pprt_meta_fn *fn,
+                                  const struct pp_count_pair *v, size_t n,
+                                  struct pprt_buf *out)
+{
+    const unsigned char *table = pprt_meta_ppp_table(info->meta, info->meta_len, f);
+    struct pp_count_pair *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (ids == NULL) {
+        out->failed = 1; /* a profile silently missing counts would mislead */
+        pprt_buf_u64(out, 0);
+        return 0;
+    }
+    size_t m = 0;
+    uint64_t written = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = pprt_meta_stream_path_id(fn, table, v[i].local - fn->counter_offset);
+        if (id == PATHPROF_PPP_HOLE)
+            continue;
+        ids[m++] = (struct pp_count_pair){id, v[i].count};
+        written += v[i].count;
+    }
+    qsort(ids, m, sizeof *ids, by_local); /* .local holds the ID here */
+    pprt_buf_u64(out, m);
+    for (size_t i = 0; i < m; i++) {
+        pprt_buf_u64(out, ids[i].local);
+        pprt_buf_u64(out, ids[i].count);
+    }
+    free(ids);
+    return written;
+}
+
 /* One TU section: the blob, then per function its (path_id, count)
  * records, exactly as profile-encode.c writes counting-mode TUs.  Returns
  * the number of counts that fell outside every function. */
@@ -270,16 +306,20 @@ static uint64_t write_section(const struct pp_tu_info *info, const struct pp_cou
     for (uint32_t f = 0; f < nfuncs; f++) {
         struct pprt_meta_fn fn;
         pprt_meta_fn(info->meta, f, &fn);
-        size_t i = lower_bound(v, n, fn.counter_offset);
-        size_t nrec_at = out->len;
-        uint64_t nrec = 0;
-        pprt_buf_u64(out, 0);
-        for (; i < n && v[i].local - fn.counter_offset < fn.npaths; i++, nrec++) {
+        uint64_t range = pprt_meta_stream_range(&fn);
+        size_t i = lower_bound(v, n, fn.counter_offset), end = i;
+        while (end < n && v[end].local - fn.counter_offset < range)
+            end++;
+        if (fn.flags & PATHPROF_FN_PPP) {
+            written += write_ppp_records(info, f, &fn, v + i, end - i, out);
+            continue;
+        }
+        pprt_buf_u64(out, end - i);
+        for (; i < end; i++) {
             pprt_buf_u64(out, v[i].local - fn.counter_offset);
             pprt_buf_u64(out, v[i].count);
             written += v[i].count;
         }
-        pprt_buf_patch_u64(out, nrec_at, nrec);
     }
     pprt_buf_patch_u64(out, at, out->len - (at + 8));
     return total - written;
@@ -334,6 +374,7 @@ static void blpp_close(void *a)
 
 __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp = {
     .name = "blpp",
+    .reads_ppp = 1,
     .open = blpp_open,
     .thread_begin = blpp_thread_begin,
     .consume = blpp_consume,

@@ -88,6 +88,7 @@ static void trace_close(void *a)
 
 const struct pp_analyzer pp_analyzer_trace = {
     .name = "trace",
+    .reads_ppp = 1, /* it copies events; pathprof dump decodes PPP indices */
     .open = trace_open,
     .thread_begin = trace_thread_begin,
     .consume = trace_consume,

@@ -161,7 +161,8 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
      * interesting paths, a TPP function's configuration (the plugin
      * refuses ppp with tpp); 0 for any other. */
     word = pp_take_u32(c);
-    f->ppp_size = (f->flags & PATHPROF_FN_PPP) ? word : 0;
+    f->ppp_size = (f->flags & PATHPROF_FN_PPP) ? word & ~PATHPROF_PPP_TOTAL : 0;
+    f->ppp_total = (f->flags & PATHPROF_FN_PPP) && (word & PATHPROF_PPP_TOTAL);
     f->tpp = (f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) ? word : 0;
     *detail_offset = pp_take_u64(c);
 

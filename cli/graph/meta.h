@@ -60,6 +60,8 @@ struct pp_func_meta {
     uint64_t verify_offset;
     uint32_t nverify;
     uint32_t ppp_size;    /* PPP: N, the PPP numbers of interesting paths */
+    bool ppp_total;       /* PPP: the other paths counted only as a total, the
+                             record with ID npaths (ppp-uninteresting=total) */
     uint64_t *ppp_table;  /* PPP: per number, the Ball-Larus ID or
                              PATHPROF_PPP_HOLE; NULL otherwise */
 

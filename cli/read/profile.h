@@ -28,7 +28,8 @@ struct pp_func {
     struct pp_path_count *records;     /* ascending id, non-zero counts */
     uint64_t *verify_counts;           /* meta->nverify counts when VERIFY, else NULL */
     uint64_t total;                    /* sum of counts, cold included */
-    uint64_t cold;                     /* TPP: paths through cold edges (not in records) */
+    uint64_t cold;                     /* TPP: paths through cold edges (not in records);
+                                          PPP with ppp_total: the other paths' total */
     uint32_t ncopies;                  /* TUs whose counts were merged here */
     size_t section;                    /* its TU section, in profile->sections */
 };

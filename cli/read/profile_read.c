@@ -256,9 +256,10 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
         struct pp_path_count *r = &f->records[i];
         r->id = pp_take_u64(c);
         r->count = pp_take_u64(c);
-        if ((m->flags & PATHPROF_FN_TPP) && r->id == m->npaths && r->count != 0 &&
-            i + 1 == f->nrecords) {
-            /* The cold counter, the highest ID, so the last record. */
+        if (((m->flags & PATHPROF_FN_TPP) || m->ppp_total) && r->id == m->npaths &&
+            r->count != 0 && i + 1 == f->nrecords) {
+            /* The cold counter (TPP) or the total of the paths that are
+             * not interesting (PPP), the highest ID, so the last record. */
             f->cold = r->count;
             f->nrecords--;
             if (__builtin_add_overflow(f->total, r->count, &f->total))

@@ -312,7 +312,8 @@ static bool check_bases(const struct trace_tu *tu, struct pp_error *err)
     for (uint32_t i = 0; i < tu->meta.nfuncs; i++) {
         const struct pp_func_meta *f = &tu->meta.funcs[i];
         if (f->counter_offset > PATHPROF_EV_INDEX_MASK - tu->tu_base ||
-            f->npaths > PATHPROF_EV_INDEX_MASK - tu->tu_base - f->counter_offset)
+            f->npaths > PATHPROF_EV_INDEX_MASK - tu->tu_base - f->counter_offset ||
+            f->ppp_size > PATHPROF_EV_INDEX_MASK - tu->tu_base - f->counter_offset - f->npaths)
             return pp_fail(err, "function %" PRIu32 " (%s): its path indices go beyond "
                                 "2^61", i, f->name);
     }
@@ -392,8 +393,10 @@ bool trace_index(struct trace *t, struct pp_error *err)
             if (!(m->flags & PATHPROF_FN_STREAM) || m->npaths == 0)
                 continue;
             struct trace_range *r = &t->ranges[t->nranges++];
+            /* A PPP function's indices: its N interesting paths by PPP
+             * number, then every path by ID (docs/format.md). */
             r->first = tu->tu_base + m->counter_offset;
-            r->npaths = m->npaths;
+            r->npaths = m->npaths + m->ppp_size;
             r->tu = (uint32_t)i;
             r->func = f;
         }
@@ -491,6 +494,13 @@ bool trace_path(const struct trace *t, uint64_t index, const struct trace_tu **t
     *tu = &t->tus[r->tu];
     *f = &(*tu)->meta.funcs[r->func];
     *path_id = index - r->first;
+    if ((*f)->ppp_size) {
+        if (*path_id >= (*f)->ppp_size)
+            *path_id -= (*f)->ppp_size;
+        else if (!(*f)->ppp_table ||
+                 (*path_id = (*f)->ppp_table[*path_id]) == PATHPROF_PPP_HOLE)
+            return false; /* no probe sends a hole's number */
+    }
     return true;
 }
 

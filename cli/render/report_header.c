@@ -112,8 +112,8 @@ static void out_sampling(FILE *out, const struct pp_profile *p)
  * ID in hash tables). */
 static void out_ppp(FILE *out, const struct pp_profile *p)
 {
-    size_t nfuncs = 0, i;
-    uint64_t ninteresting = 0, in = 0, other = 0, r;
+    size_t nfuncs = 0, ntotal = 0, i;
+    uint64_t ninteresting = 0, in = 0, other = 0, total = 0, r;
     uint32_t number;
 
     for (i = 0; i < p->nfuncs; i++) {
@@ -122,6 +122,10 @@ static void out_ppp(FILE *out, const struct pp_profile *p)
             continue;
         nfuncs++;
         ninteresting += ppp_interesting(f->meta);
+        if (f->meta->ppp_total) {
+            ntotal++;
+            total += f->cold;
+        }
         for (r = 0; r < f->nrecords; r++) {
             if (ppp_number_of(f->meta, f->records[r].id, &number))
                 in += f->records[r].count;
@@ -133,8 +137,12 @@ static void out_ppp(FILE *out, const struct pp_profile *p)
         return;
     fprintf(out, "ppp        preferential path profile: %zu functions with %" PRIu64
                  " interesting paths; %" PRIu64 " runs of interesting paths counted by PPP "
-                 "number, %" PRIu64 " of other paths in those functions by Ball-Larus ID\n",
+                 "number, %" PRIu64 " of other paths in those functions by Ball-Larus ID",
             nfuncs, ninteresting, in, other);
+    if (ntotal)
+        fprintf(out, ", %" PRIu64 " only as a total (ppp-uninteresting=total, %zu functions)",
+                total, ntotal);
+    fputc('\n', out);
 }
 
 static void out_header(FILE *out, const struct pp_profile *p)

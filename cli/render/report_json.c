@@ -149,7 +149,13 @@ static bool out_function(FILE *out, const struct pp_func *f, double scale, uint6
                 fprintf(out, "%snull", i ? "," : "");
             else
                 fprintf(out, "%s%" PRIu64, i ? "," : "", m->ppp_table[i]);
-        fputs("]}", out);
+        fputc(']', out);
+        /* ppp-uninteresting=total: the other paths have no records. */
+        if (m->ppp_total)
+            fprintf(out, ",\"others\":\"total\",\"others_total\":%" PRIu64, f->cold);
+        else
+            fputs(",\"others\":\"ids\"", out);
+        fputc('}', out);
     }
     fputs(",\n   \"paths\":[", out);
 

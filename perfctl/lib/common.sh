@@ -39,6 +39,8 @@ cflags_of() {
         ppp) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-verbose ${PERFCTL_OPT:-}" ;;
         # the same, PPP only in functions count would hash (ppp-scope=hash)
         ppp-hash) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-scope=hash ${PERFCTL_OPT:-}" ;;
+        # the same as ppp, the other paths only as a total (no hash table)
+        ppp-total) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-uninteresting=total ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -47,7 +49,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream|sampled|sampled-stream|ppp|ppp-hash) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream|ppp|ppp-hash|ppp-total) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

@@ -18,7 +18,9 @@
 #                        covering PERFCTL_PPP_COVER (0.99) of the flow
 #   ppp-hash             the same with ppp-scope=hash: PPP only in functions
 #                        count would hash, plain array counting elsewhere
-BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash stream sampled sampled-stream"
+#   ppp-total            ppp with ppp-uninteresting=total: the other paths
+#                        only as a total per function (no hash table)
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash ppp-total stream sampled sampled-stream"
 PERFCTL_PPP_COVER=${PERFCTL_PPP_COVER:-0.99}
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
@@ -103,7 +105,7 @@ config_build() {
     esac
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
-        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp|ppp-hash) echo "$c" ;;
+        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp|ppp-hash|ppp-total) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         sample-0|sample-10000|sample-1000) echo sampled ;;

@@ -59,24 +59,24 @@ print "| program | config | user s (median) | overhead | Ir (cachegrind) | Ir ov
 print "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
 for my $p (@progs) {
     my (%user, %ir);
-    for my $c (qw(native fprofile-generate count ppp ppp-hash)) {
+    for my $c (qw(native fprofile-generate count ppp ppp-hash ppp-total)) {
         my $d = "$dir/raw/$p/$c";
         next unless -d $d;
         $user{$c} = median(grep { defined } map { field($_, 'user_s') } glob "$d/run-*.txt");
         $ir{$c} = field("$d/cg.txt", 'total Ir');
     }
-    for my $c (qw(native fprofile-generate count ppp ppp-hash)) {
+    for my $c (qw(native fprofile-generate count ppp ppp-hash ppp-total)) {
         next unless exists $user{$c};
         my $d = "$dir/raw/$p/$c";
         my $ov = defined $user{$c} && $user{native} ? sprintf('%+.0f%%', 100 * ($user{$c} / $user{native} - 1)) : '-';
         my $irov = defined $ir{$c} && $ir{native} ? sprintf('%+.0f%%', 100 * ($ir{$c} / $ir{native} - 1)) : '-';
         my $hash = field("$d/stats.1", 'hash_updates') // '-';
         my @eq = map { field($_, 'ppp_equal') } glob "$d/stats.[0-9]*";
-        my $eq = $c !~ /^ppp/ ? '' : !@eq ? '-' : (grep { ($_ // '') ne 'yes' } @eq) ? 'NO' : 'yes (' . scalar(@eq) . ' runs)';
+        my $eq = $c !~ /^ppp/ ? "" : $c eq "ppp-total" ? "(others as a total)" : !@eq ? '-' : (grep { ($_ // '') ne 'yes' } @eq) ? 'NO' : 'yes (' . scalar(@eq) . ' runs)';
         printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $p, $c,
             defined $user{$c} ? sprintf('%.3f', $user{$c}) : '-', $ov, $ir{$c} // '-', $irov, $hash, $eq;
     }
-    for my $c (qw(ppp ppp-hash)) {
+    for my $c (qw(ppp ppp-hash ppp-total)) {
         next unless $ir{native} && $ir{count} && $ir{$c} && $ir{count} > $ir{native};
         printf "| %s | %s / count | | | | %.2f of count's Ir overhead | | |\n", $p, $c,
             ($ir{$c} - $ir{native}) / ($ir{count} - $ir{native});
