@@ -32,6 +32,12 @@ extern uint64_t pprt_sample_used, pprt_sample_bursts, pprt_sample_gap_checks,
  * are not seen: their last gap or burst is missing from the totals). */
 int pprt_sampling_totals(struct pprt_sampling *s);
 
+/* Stream-mode turn (sampling.c): emits the BURST markers; VPP: bursts of
+ * one check, at 1/1 one at every check.  *BEGAN: a burst began here. */
+int pprt_sample_turn_marked(int vpp, int *began);
+/* Stores one word into the thread's stream, as a probe does. */
+void pprt_emit_word(uint64_t ev);
+
 #pragma GCC visibility pop
 
 #endif
