@@ -67,6 +67,11 @@ struct pp_analyzer {
     void (*quiesce)(void *a);
     void (*after_fork_child)(void *a);
     uint32_t (*threads)(void *a, pid_t *tids, uint32_t max);
+
+    /* 1: its write() appends the TU sections (blpp, and vpp, which counts
+     * with a blpp inside unless blpp runs too); the runtime adds empty
+     * ones only when no analyzer that ran does. */
+    int writes_tu_sections;
 };
 
 /* The analyzers built in, NULL-terminated: the callback table the

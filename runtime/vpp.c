@@ -113,20 +113,17 @@ static int counter_unstable(void)
 }
 
 /* The two halves of an empty timed interval, called as the turn and the
- * path end are (out of line, through pointers the compiler cannot see
- * through), so the calibration pays what a timed path pays. */
-static __attribute__((noinline)) uint64_t calib_start(void)
+ * path end are (out of line, never inlined or analysed across), so the
+ * calibration pays what a timed path pays around its own code. */
+static __attribute__((noipa)) uint64_t calib_start(void)
 {
     return read_start();
 }
 
-static __attribute__((noinline)) uint64_t calib_end(void)
+static __attribute__((noipa)) uint64_t calib_end(void)
 {
     return read_end();
 }
-
-static uint64_t (*volatile calib_start_p)(void) = calib_start;
-static uint64_t (*volatile calib_end_p)(void) = calib_end;
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -138,8 +135,8 @@ static void calibrate(void)
 {
     static uint64_t d[PPRT_VPP_CALIBRATION_RUNS];
     for (unsigned i = 0; i < PPRT_VPP_CALIBRATION_RUNS; i++) {
-        uint64_t t0 = calib_start_p();
-        uint64_t t1 = calib_end_p();
+        uint64_t t0 = calib_start();
+        uint64_t t1 = calib_end();
         d[i] = t1 - t0;
     }
     qsort(d, PPRT_VPP_CALIBRATION_RUNS, sizeof d[0], cmp_u64);

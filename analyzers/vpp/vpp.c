@@ -9,6 +9,7 @@
  * (the bias) is subtracted here. */
 #include "analyzer-services.h"
 #include "analyzer.h"
+#include "config.h"
 #include "pathprof-abi.h"
 #include "vpp-clock.h"
 #include "vpp/timings.h"
@@ -129,10 +130,20 @@ static void vpp_merge(void *into, void *from)
     }
 }
 
+/* Whether blpp runs beside: then it writes the TU sections. */
+static int blpp_runs(void)
+{
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        if (pp_analyzers[pprt_config.analyzers[k]] == &pp_analyzer_blpp)
+            return 1;
+    return 0;
+}
+
 static void vpp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
 {
     struct vpp_an *v = a;
-    pp_analyzer_blpp.write(v->blpp, out, nsections);
+    if (!blpp_runs())
+        pp_analyzer_blpp.write(v->blpp, out, nsections);
     vpp_write_section(v, out, nsections);
 }
 
@@ -155,4 +166,5 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_vpp =
     .merge = vpp_merge,
     .write = vpp_write,
     .close = vpp_close,
+    .writes_tu_sections = 1,
 };
