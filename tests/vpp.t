@@ -70,7 +70,29 @@ perl -MJSON::PP -e '
     "$PP_CLI" vpp "$T/r1.prof" --against "$T/r1.prof" --json
 is "$?" 0 "--against itself: the top paths capture what they capture"
 
-# A profile without a VPP section; damaged VPP sections are in tests/vpp-damage.t
+# Damage within the VPP section (the file's trailer resealed so the damage
+# reaches the section's reader): refused with one line naming the section,
+# never a crash; every 3rd byte of the section flipped.
+read -r at len <<<"$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+    for (@{$j->{sections}}) { print "$_->{at} $_->{length}\n" if $_->{kind} eq "VPP" }' \
+    <"$T/one-report.json")"
+PATCH=$TAP_ROOT/tests/cli/patch.pl
+perl "$PATCH" "$T/one.prof" "$T/bad.prof" --reseal "xor:$((at + 16 + 40)):0x01"
+"$PP_CLI" vpp "$T/bad.prof" >/dev/null 2>"$T/bad.err"
+is "$?" 2 "a damaged VPP section: exit 2"
+like "$(cat "$T/bad.err")" "VPP section: checksum mismatch" "a damaged VPP section: named"
+crashes=0 lines=0
+for ((o = at; o < at + 16 + len; o += 3)); do
+    perl "$PATCH" "$T/one.prof" "$T/bad.prof" --reseal "xor:$o:0xff"
+    "$PP_CLI" vpp "$T/bad.prof" >/dev/null 2>"$T/bad.err"
+    st=$?
+    [ "$st" -le 2 ] || { crashes=$((crashes + 1)); diag "offset $o: exit $st"; }
+    [ "$st" -eq 0 ] || [ "$(wc -l <"$T/bad.err")" -eq 1 ] || lines=$((lines + 1))
+done
+is "$crashes" 0 "every flipped byte of the VPP section: no crash"
+is "$lines" 0 "every refusal is one line"
+
+# A profile without a VPP section
 PATHPROF_ANALYZER=blpp PATHPROF_SAMPLE=1/10 pp_run "$T/blpp.prof" "$T/vary" 2000 100
 "$PP_CLI" vpp "$T/blpp.prof" >/dev/null 2>"$T/none.err"
 is "$?" 1 "no VPP section: exit 1"
