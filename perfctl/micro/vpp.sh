@@ -2,7 +2,8 @@
 # perfctl/micro/vpp.sh - what VPP (docs/vpp.md) costs and how stable its
 # top paths are, on bzip2 (Debian's source package):
 #   - run time at PATHPROF_SAMPLE=1/10000 (PATHPROF_ANALYZER=vpp) against
-#     native, configurations interleaved round by round, medians of CPU
+#     native, and beside it the sampled stream build without timing at the
+#     same rate and bursts of one check (what the timing itself adds), configurations interleaved round by round, medians of CPU
 #     time (user + system of the process and its analyzer thread) and of
 #     wall time;
 #   - stability (the paper's section 5.3.2, Fig. 5): profiles of two
@@ -32,7 +33,7 @@ cli=$root/build/bin/pathprof
 src=$(perfctl/lib/fetch-bzip2.sh "$B")
 export PATHPROF_QUIET=1
 
-for b in native vpp; do
+for b in native sampled-stream vpp; do
     build_bzip2 "$src" "$S/$b" "$b"
 done
 gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$S/gen-input"
@@ -41,6 +42,7 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror perfctl/lib/gen-input.c -o "$S/gen-input"
 
 configs=(
     "native native"
+    "sampled-stream sampled-stream PATHPROF_ANALYZER=blpp PATHPROF_SAMPLE=1/$rate PATHPROF_BURST=1"
     "vpp vpp PATHPROF_ANALYZER=vpp PATHPROF_SAMPLE=1/$rate"
 )
 declare -A times walls
@@ -88,5 +90,5 @@ read -r cross self timed bias <<<"$(perl -MJSON::PP -e 'local $/; my $j = decode
     awk -v c="$cross" -v s="$self" 'BEGIN {
         printf "| share of A'"'"'s net variation on B'"'"'s top 10 (cross) | %.3f |\n", c
         printf "| share on A'"'"'s own top 10 (self) | %.3f |\n", s
-        printf "| cross / self (goal >= 0.8) | %.3f |\n", s > 0 ? c / s : 0 }'
+        printf "| cross / self (goal >= 0.8) | %.3f |\n", (s > 0 ? c / s : 0) }'
 } | tee "$S/results.md"
