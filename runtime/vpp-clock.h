@@ -23,6 +23,7 @@ struct pprt_vpp_clock {
     uint64_t bias_median;   /* its median over the calibration runs */
     uint64_t bias_p90;      /* its 90th percentile */
     uint64_t start;         /* the counter when VPP started (first check) */
+    uint64_t migrated;      /* timings dropped: the path changed CPU */
 };
 
 /* Whether a VPP build ran (the first check set the clock up); if so fills

@@ -34,7 +34,10 @@
 #include <time.h>
 
 static __thread uint64_t vpp_t0;
+static __thread uint32_t vpp_cpu;
 static __thread int vpp_armed;
+/* Timings dropped because the thread changed CPU during the path. */
+static uint64_t migrated;
 
 static struct pprt_vpp_clock clock_info;
 static int clock_ready;
@@ -49,37 +52,48 @@ static uint64_t mono_ns(void)
 }
 #endif
 
-/* The counter at a path's start: after every earlier instruction. */
-static inline uint64_t read_start(void)
+/* The counter at a path's start, after every earlier instruction and
+ * before any later one; *CPU: where it was read (x86-64: TSC_AUX, which
+ * Linux sets to the CPU number; elsewhere 0). */
+static inline uint64_t read_start(uint32_t *cpu)
 {
 #if defined(__x86_64__)
     uint32_t lo, hi;
-    __asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+    __asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(*cpu)::"memory");
     return (uint64_t)hi << 32 | lo;
 #elif defined(__aarch64__)
     uint64_t v;
+    *cpu = 0;
     __asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
     return v;
 #else
+    *cpu = 0;
     return mono_ns();
 #endif
 }
 
 /* The counter at a path's end: rdtscp waits for the path's instructions. */
-static inline uint64_t read_end(void)
+static inline uint64_t read_end_on(uint32_t *cpu)
 {
 #if defined(__x86_64__)
-    uint32_t lo, hi, aux;
-    __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
-    (void)aux;
+    uint32_t lo, hi;
+    __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(*cpu)::"memory");
     return (uint64_t)hi << 32 | lo;
 #elif defined(__aarch64__)
     uint64_t v;
+    *cpu = 0;
     __asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
     return v;
 #else
+    *cpu = 0;
     return mono_ns();
 #endif
+}
+
+static inline uint64_t read_end(void)
+{
+    uint32_t cpu;
+    return read_end_on(&cpu);
 }
 
 uint64_t pprt_vpp_now(void)
@@ -117,7 +131,8 @@ static int counter_unstable(void)
  * calibration pays what a timed path pays around its own code. */
 static __attribute__((noipa)) uint64_t calib_start(void)
 {
-    return read_start();
+    uint32_t cpu;
+    return read_start(&cpu);
 }
 
 static __attribute__((noipa)) uint64_t calib_end(void)
@@ -181,6 +196,7 @@ int pprt_vpp_clock(struct pprt_vpp_clock *c)
     if (!__atomic_load_n(&clock_ready, __ATOMIC_ACQUIRE))
         return 0;
     *c = clock_info;
+    c->migrated = __atomic_load_n(&migrated, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -192,17 +208,23 @@ int __pathprof_sample_turn_vpp(void)
     int in = pprt_sample_turn_marked(1, &began);
     vpp_armed = began;
     if (began)
-        vpp_t0 = read_start();
+        vpp_t0 = read_start(&vpp_cpu);
     return in;
 }
 
 void __pathprof_vpp_path(uint64_t ev)
 {
-    uint64_t t1 = read_end();
+    uint32_t cpu;
+    uint64_t t1 = read_end_on(&cpu);
     pprt_emit_word(ev);
     if (!vpp_armed)
         return;
     vpp_armed = 0;
+    if (cpu != vpp_cpu) {
+        /* Two CPUs' counters, and a path that was moved: not its time. */
+        __atomic_fetch_add(&migrated, 1, __ATOMIC_RELAXED);
+        return;
+    }
     uint64_t d = t1 - vpp_t0;
     if (d > PATHPROF_EV_INDEX_MASK >> 5) /* 56 bits of payload: a clock jump */
         d = PATHPROF_EV_INDEX_MASK >> 5;

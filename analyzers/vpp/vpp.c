@@ -54,6 +54,10 @@ static void record(struct vpp_an *v, uint64_t g, uint64_t ticks)
             v->bias = c.bias;
         v->have_clock = 1;
     }
+    if (pprt_config.vpp_outlier && ticks > pprt_config.vpp_outlier + v->bias) {
+        v->outliers++; /* a preemption, most likely (docs/vpp.md) */
+        return;
+    }
     struct vpp_stat *s = vpp_table_find(&v->paths, g);
     if (s == NULL) {
         struct pp_path_ref ref;
@@ -112,6 +116,7 @@ static void vpp_merge(void *into, void *from)
     pp_analyzer_blpp.merge(dst->blpp, src->blpp);
     dst->timed += src->timed;
     dst->orphans += src->orphans;
+    dst->outliers += src->outliers;
     dst->unknown += src->unknown;
     dst->lost += src->lost;
     if (!dst->have_clock) {

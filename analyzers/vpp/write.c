@@ -97,6 +97,9 @@ void vpp_write_section(struct vpp_an *v, struct pprt_buf *out, uint32_t *nsectio
     pprt_buf_u64(out, v->timed);
     pprt_buf_u64(out, v->orphans);
     pprt_buf_u64(out, v->unknown + v->lost);
+    pprt_buf_u64(out, c.migrated);
+    pprt_buf_u64(out, pprt_config.vpp_outlier);
+    pprt_buf_u64(out, v->outliers);
     pprt_buf_u64(out, n);
     for (size_t i = 0; i < n; i++) {
         const struct vpp_stat *s = rows[i].s;

@@ -19,6 +19,7 @@ struct vpp_an {
     int have_clock;
     uint64_t timed;          /* timings recorded */
     uint64_t orphans;        /* VPP markers with no path event before them */
+    uint64_t outliers;       /* timings above PATHPROF_VPP_OUTLIER, set aside */
     uint64_t unknown;        /* timings of paths of no registered TU */
     uint64_t lost;           /* timings not kept for lack of memory */
 };

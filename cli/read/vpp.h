@@ -33,6 +33,9 @@ struct vpp_data {
     uint32_t flags, counter;       /* counter: 1 rdtsc, 2 cntvct_el0, 3 clock_gettime */
     uint64_t sample_n, bias, bias_median, bias_p90, program_ticks;
     uint64_t timed, orphans, unattributed;
+    uint64_t migrated;             /* timings dropped: the path changed CPU */
+    uint64_t outlier_ticks;        /* PATHPROF_VPP_OUTLIER (0: none set aside) */
+    uint64_t outliers;             /* timings above it, set aside */
     size_t npaths;
     struct vpp_path *paths;        /* as in the file: by (tu, func, path_id) */
 };

@@ -8,7 +8,7 @@
 #include "base/bytes.h"
 
 #define VPP_VERSION 1u
-#define HEAD_BYTES 88u
+#define HEAD_BYTES 112u
 #define RECORD_BYTES (48u + 8u * VPP_NBUCKETS)
 
 static uint64_t fnv1a64(const unsigned char *p, size_t n)
@@ -101,6 +101,9 @@ bool vpp_read(const unsigned char *body, size_t len, const struct pp_tu_meta *tu
     v->timed = pp_take_u64(&c);
     v->orphans = pp_take_u64(&c);
     v->unattributed = pp_take_u64(&c);
+    v->migrated = pp_take_u64(&c);
+    v->outlier_ticks = pp_take_u64(&c);
+    v->outliers = pp_take_u64(&c);
     uint64_t n = pp_take_u64(&c);
     if (v->bias > v->bias_median || v->bias_median > v->bias_p90)
         return pp_fail(err, "bias minimum, median and 90th percentile out of order");

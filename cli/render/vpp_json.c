@@ -40,11 +40,13 @@ void vpp_json(FILE *out, const struct vpp_view *w)
     json_string(out, vpp_counter_name(v->counter));
     fprintf(out, ",\"invariant\":%s,\"bias\":%" PRIu64 ",\"bias_median\":%" PRIu64
                  ",\"bias_p90\":%" PRIu64 ",\"run_ticks\":%" PRIu64 ",\"timed\":%" PRIu64
-                 ",\"orphans\":%" PRIu64 ",\"unattributed\":%" PRIu64
+                 ",\"orphans\":%" PRIu64 ",\"unattributed\":%" PRIu64 ",\"migrated\":%" PRIu64
+                 ",\"outlier_ticks\":%" PRIu64 ",\"outliers\":%" PRIu64
                  ",\"net_total\":%.0f,\"time_total\":%.0f,\"bucket_bounds\":\"bucket 0: delta 0; "
                  "bucket b: [2^(b-1), 2^b); the last: 2^30 and more\"",
             (v->flags & VPP_FLAG_UNSTABLE) ? "false" : "true", v->bias, v->bias_median,
-            v->bias_p90, v->program_ticks, v->timed, v->orphans, v->unattributed,
+            v->bias_p90, v->program_ticks, v->timed, v->orphans, v->unattributed, v->migrated,
+            v->outlier_ticks, v->outliers,
             w->r->net_total, w->r->time_total);
     if (w->other) {
         fprintf(out, ",\"against\":{\"file\":");

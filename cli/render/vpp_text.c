@@ -48,6 +48,14 @@ static void out_header(FILE *out, const struct vpp_view *w)
             v->program_ticks, 100 * share(w, w->r->time_total), 100 * share(w, w->r->net_total));
     fprintf(out, "paths      %zu with 2 or more timings (ranked), %zu with one (listed apart)\n",
             w->r->nranked, w->r->nsingle);
+    if (v->outlier_ticks)
+        fprintf(out, "set aside  %" PRIu64 " timings above %" PRIu64 " ticks "
+                     "(PATHPROF_VPP_OUTLIER: preempted, most likely), %" PRIu64
+                     " of paths moved to another CPU\n",
+                v->outliers, v->outlier_ticks, v->migrated);
+    else
+        fprintf(out, "set aside  %" PRIu64 " timings of paths moved to another CPU "
+                     "(PATHPROF_VPP_OUTLIER=0: every other timing kept)\n", v->migrated);
     if (v->orphans || v->unattributed)
         fprintf(out, "lost       %" PRIu64 " timings without a path, %" PRIu64
                      " of no known path\n", v->orphans, v->unattributed);
