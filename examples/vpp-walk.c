@@ -1,8 +1,7 @@
 /* vpp-walk.c - the worked example of docs/vpp.md: a loop whose one path
  * reads a random element of a 64 MB table on every other iteration.
- * Built with -DPREFETCH the path prefetches the element the next such
- * iteration will read (its index comes from the generator, one step
- * ahead).  Usage: vpp-walk N */
+ * Built with -DPREFETCH the path prefetches the element the generator
+ * gives two iterations ahead.  Usage: vpp-walk N */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +20,7 @@ __attribute__((noinline)) uint64_t walk(long n)
         rng ^= rng << 17;
         r = rng;
 #ifdef PREFETCH
-        /* the next iteration's generator value, to prefetch its element */
+        /* the generator two iterations ahead, to prefetch its element */
         uint64_t ahead = r;
         for (int k = 0; k < 2; k++) {
             ahead ^= ahead << 13;
