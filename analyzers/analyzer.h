@@ -14,6 +14,7 @@ extern const struct pp_analyzer pp_analyzer_trace;      /* trace/: PATHPROF_TRAC
 extern const struct pp_analyzer pp_analyzer_ksf;        /* ksf/ */
 extern const struct pp_analyzer pp_analyzer_ksf_pruned; /* ksf-pruned/ */
 extern const struct pp_analyzer pp_analyzer_wpp;        /* wpp/: PATHPROF_WPP_MAX */
+extern const struct pp_analyzer pp_analyzer_vpp;        /* vpp/: timed paths (docs/vpp.md) */
 
 #pragma GCC visibility pop
 

@@ -11,5 +11,6 @@ const struct pp_analyzer *const pp_analyzers[] = {
     &pp_analyzer_ksf,
     &pp_analyzer_ksf_pruned,
     &pp_analyzer_wpp,
+    &pp_analyzer_vpp,
     0,
 };

@@ -22,6 +22,7 @@ static const struct {
     { "wpp", cmd_wpp },
     { "select", cmd_select },
     { "residual", cmd_residual },
+    { "vpp", cmd_vpp },
 };
 
 static void usage(FILE *out)
@@ -54,6 +55,9 @@ static void usage(FILE *out)
           "                          the interesting paths for a PPP build (ppp=FILE)\n"
           "  residual TEST_PROFILE PROD_PROFILE [--top N] [--json]\n"
           "                          paths that ran in one profile and never in the other\n"
+          "  vpp FILE [--top N | --all] [--against OTHER] [--json]\n"
+          "                          timed paths (vpp=yes, PATHPROF_ANALYZER=vpp) by net\n"
+          "                          variation, with histograms and source lines\n"
           "  config --cflags | --libs | --specs | --plugin | --runtime-dir\n"
           "                          what to add to a gcc command line, e.g.\n"
           "      gcc -specs=$(pathprof config --specs) -O2 prog.c\n"
@@ -75,7 +79,7 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc < 2)
-        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, wpp, select, residual, config)");
+        return usage_error("which command? (report, show, tree, dot, diff, html, dump, merge, wpp, select, residual, vpp, config)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -92,5 +96,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return usage_error("unknown option '%s'", argv[1]);
-    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, wpp, select, residual, config)", argv[1]);
+    return usage_error("unknown command '%s' (report, show, tree, dot, diff, html, dump, merge, wpp, select, residual, vpp, config)", argv[1]);
 }

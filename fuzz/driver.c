@@ -119,6 +119,8 @@ static void run_all(const char *path)
     run("wpp", path, "--expand", NULL);
     run("wpp", path, "--hot", "--min-cost", "1", NULL);
     run("wpp", path, "--all", "--max-length", "3", "--json", NULL);
+    run("vpp", path, "--all", NULL);
+    run("vpp", path, "--json", "--against", path, NULL);
 }
 
 static unsigned char *read_input(const char *path, size_t *n)

@@ -49,6 +49,7 @@ prog stream-threads $stream "$root/fuzz/seed-threads.c"
 prog stream-oddeven $stream "$root/tests/cli/kipf/oddeven.c"
 prog stream-recursion $stream "$P/recursion.c"
 prog stream-switch $stream "$P/switch_small.c"
+prog vpp-oddeven -fplugin-arg-pathprof-vpp=yes "$root/tests/cli/kipf/oddeven.c"
 
 seed count-loop count-loop
 seed count-setjmp count-setjmp
@@ -61,6 +62,9 @@ for p in oddeven recursion switch; do
     seed "trace-$p" "stream-$p" PATHPROF_ANALYZER=trace
     seed "wpp-$p" "stream-$p" PATHPROF_ANALYZER=wpp
 done
+# Timed paths (docs/vpp.md): a VPP section, and VPP markers in a trace.
+seed vpp-oddeven vpp-oddeven PATHPROF_ANALYZER=vpp PATHPROF_SAMPLE=1/3
+seed vpp-trace-oddeven vpp-oddeven PATHPROF_ANALYZER=trace PATHPROF_SAMPLE=1/3
 seed all-oddeven stream-oddeven PATHPROF_ANALYZER=blpp,ksf,ksf-pruned,trace PATHPROF_K=3
 # Several producer threads, two analyzer threads: one stream per thread.
 seed threads stream-threads PATHPROF_ANALYZER=blpp,ksf,trace PATHPROF_ANALYZERS=2 PATHPROF_K=2

@@ -81,6 +81,32 @@ pp_emit_word (gimple_seq *seq, tree ev)
   gimple_seq_add_stmt (seq, gimple_build_call (placeholder_decl, 1, ev));
 }
 
+/* vpp=yes: a path end calls the runtime, which reads the counter first.
+   Only the instrumented copy has path ends, and it runs for one path per
+   burst, so the call costs nothing between bursts.  */
+bool pp_vpp_timed;
+
+void
+pp_emit_path (gimple_seq *seq, tree ev)
+{
+  if (!pp_vpp_timed)
+    {
+      pp_emit_word (seq, ev);
+      return;
+    }
+  static tree vpp_decl;
+  if (!vpp_decl)
+    {
+      tree type = build_function_type_list (void_type_node, uint64_type_node,
+                                            NULL_TREE);
+      vpp_decl = build_fn_decl ("__pathprof_vpp_path", type);
+      TREE_NOTHROW (vpp_decl) = 1;
+      DECL_ATTRIBUTES (vpp_decl)
+          = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
+    }
+  gimple_seq_add_stmt (seq, gimple_build_call (vpp_decl, 1, ev));
+}
+
 static bool
 is_placeholder (gimple *s)
 {

@@ -18,7 +18,8 @@ struct pp_options pp_opts = {
   false,
   NULL, NULL, NULL, NULL,
   NULL, false, false, false,   /* ppp_file, ppp_others_none, ppp_scope_hash, ppp_total */
-  false, 0, 0, true            /* tpp, tpp_i, tpp_j, tpp_obvious */
+  false, 0, 0, true,           /* tpp, tpp_i, tpp_j, tpp_obvious */
+  false, false, false          /* vpp, mode_given, sampling_given */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -120,12 +121,42 @@ check_tpp (void)
   return true;
 }
 
+/* vpp=yes implies sampling=yes and mode=stream; saying otherwise, or
+   asking for something sampling refuses, is an error naming the
+   argument.  */
+static bool
+check_vpp (void)
+{
+  const char *other = NULL;
+  if (pp_opts.mode_given && pp_opts.mode != PP_MODE_STREAM)
+    other = "mode=count";
+  else if (pp_opts.sampling_given && !pp_opts.sampling)
+    other = "sampling=no";
+  else if (pp_opts.verify)
+    other = "verify";
+  else if (pp_opts.ppp_file)
+    other = "ppp";
+  else if (pp_opts.tpp)
+    other = "tpp";
+  if (other)
+    {
+      error ("pathprof: plugin argument %<vpp=yes%> cannot be combined with "
+             "%qs: a VPP build is sampled (bursts of one path) and in "
+             "stream mode (docs/vpp.md)", other);
+      return false;
+    }
+  pp_opts.mode = PP_MODE_STREAM;
+  pp_opts.sampling = true;
+  return true;
+}
+
 static bool
 parse_one (const char *key, const char *value)
 {
   unsigned __int128 n;
   if (!strcmp (key, "mode"))
     {
+      pp_opts.mode_given = true;
       if (value && !strcmp (value, "count"))
         pp_opts.mode = PP_MODE_COUNT;
       else if (value && !strcmp (value, "stream"))
@@ -211,12 +242,25 @@ parse_one (const char *key, const char *value)
       if (value && (!strcmp (value, "yes") || !strcmp (value, "no")))
         {
           pp_opts.sampling = !strcmp (value, "yes");
+          pp_opts.sampling_given = true;
           return true;
         }
       error ("pathprof: bad value %qs for plugin argument %<sampling%>; "
              "use %<yes%> (a checking copy of each function, profiled in "
              "bursts set by %<PATHPROF_SAMPLE%> and %<PATHPROF_BURST%>) or %<no%>",
              value ? value : "");
+      return false;
+    }
+  if (!strcmp (key, "vpp"))
+    {
+      if (value && (!strcmp (value, "yes") || !strcmp (value, "no")))
+        {
+          pp_opts.vpp = !strcmp (value, "yes");
+          return true;
+        }
+      error ("pathprof: bad value %qs for plugin argument %<vpp%>; use "
+             "%<yes%> (time sampled paths: sampling with bursts of one "
+             "path, in stream mode) or %<no%>", value ? value : "");
       return false;
     }
   if (!strcmp (key, "tpp"))
@@ -287,7 +331,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, "
+         "exclude, include-file, exclude-file, verbose, verify, sampling, vpp, ppp, ppp-others, "
          "ppp-scope, ppp-uninteresting, tpp, tpp-obvious", key);
   return false;
 }
@@ -298,6 +342,8 @@ pp_parse_options (int argc, struct plugin_argument *argv)
   bool ok = true;
   for (int i = 0; i < argc; i++)
     ok &= parse_one (argv[i].key, argv[i].value);
+  if (ok && pp_opts.vpp)
+    ok = check_vpp ();
   if (ok && pp_opts.verify && pp_opts.mode == PP_MODE_STREAM)
     {
       error ("pathprof: plugin argument %<verify%> works in %<mode=count%> "

@@ -45,6 +45,12 @@ struct pp_options {
   bool tpp;
   unsigned tpp_i, tpp_j;
   bool tpp_obvious;     /* tpp-obvious: obvious-path elimination (default on) */
+  /* vpp=yes: variational path profiling (docs/vpp.md): sampling with
+     bursts of one path, in stream mode, the instrumented copy's path ends
+     timed by the runtime.  mode_given/sampling_given: whether mode= and
+     sampling= were on the command line (vpp implies them).  */
+  bool vpp;
+  bool mode_given, sampling_given;
 };
 
 /* With tpp, hot path IDs stay below this bound, far from the poisoned

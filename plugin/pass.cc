@@ -251,6 +251,8 @@ execute_pathprof (void)
             {
               dual = pp_sampling_copy (&p->dag);
               p->lay.flags |= PATHPROF_FN_SAMPLED;
+              if (pp_opts.vpp)
+                p->lay.flags |= PATHPROF_FN_VPP;
             }
           else if (pp_opts.verbose)
             inform (DECL_SOURCE_LOCATION (p->node->decl),
@@ -259,6 +261,7 @@ execute_pathprof (void)
                     function_name (cfun), why);
         }
       pp_meta_add_function (&p->dag, &p->lay);
+      pp_vpp_timed = pp_opts.vpp && dual != NULL;
       if (p->lay.flags & PATHPROF_FN_PPP)
         {
           pp_dag packed;

@@ -135,7 +135,7 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false,
   if (em->stream)
     {
       v = add_const (seq, v, ret ? PATHPROF_EV_RET : 0);
-      pp_emit_word (seq, add_ssa (seq, load_base (em, seq, 0), v));
+      pp_emit_path (seq, add_ssa (seq, load_base (em, seq, 0), v));
       return;
     }
   if (em->ppp)

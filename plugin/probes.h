@@ -14,6 +14,12 @@ void pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters);
    placeholder call that pp_expand_emits later turns into the probe's fast
    path and cold slow path (docs/streaming.md, section 3).  */
 void pp_emit_word (gimple_seq *seq, tree ev);
+/* The same for a path event; with vpp=yes a call to the runtime, which
+   ends the timing of a sampled path (docs/vpp.md).  */
+void pp_emit_path (gimple_seq *seq, tree ev);
+/* Whether the function being instrumented is timed (vpp=yes and it has a
+   checking copy; one without runs instrumented always and emits inline).  */
+extern bool pp_vpp_timed;
 
 /* The runtime's __pathprof_hash_count, declared once per TU.  */
 tree pp_hash_count_decl (void);

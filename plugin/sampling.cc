@@ -69,8 +69,10 @@ make_decls (void)
 
   tree type = build_function_type_list (integer_type_node, NULL_TREE);
   /* Stream mode's marks where bursts begin and end in the stream.  */
-  turn_decl = build_fn_decl (pp_stream_mode () ? "__pathprof_sample_turn_stream"
-                                               : "__pathprof_sample_turn", type);
+  /* vpp=yes: bursts of one path, whose start the runtime times.  */
+  turn_decl = build_fn_decl (pp_opts.vpp ? "__pathprof_sample_turn_vpp"
+                             : pp_stream_mode () ? "__pathprof_sample_turn_stream"
+                                                 : "__pathprof_sample_turn", type);
   TREE_NOTHROW (turn_decl) = 1;
   /* leaf: never an abnormal goto target's source; cold: off the hot path.  */
   DECL_ATTRIBUTES (turn_decl)

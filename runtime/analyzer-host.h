@@ -73,6 +73,10 @@ struct pp_analyzer {
      * them with pprt_meta_stream_path_id or pp_lookup_path.  A TU with PPP
      * functions is refused when an analyzer selected lacks it. */
     int reads_ppp;
+    /* 1: its write() appends the TU sections (blpp, and vpp, which counts
+     * with a blpp inside unless blpp runs too); the runtime adds empty
+     * ones only when no analyzer that ran does. */
+    int writes_tu_sections;
 };
 
 /* The analyzers built in, NULL-terminated: the callback table the

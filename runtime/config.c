@@ -44,6 +44,7 @@ static int parse_prune(const char *value, struct pprt_config *cfg);
 static int parse_wpp_max(const char *value, struct pprt_config *cfg);
 static int parse_sample(const char *value, struct pprt_config *cfg);
 static int parse_burst(const char *value, struct pprt_config *cfg);
+static int parse_vpp_outlier(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
@@ -86,6 +87,9 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_BURST", "100",
      "a number of checks per burst from 1 to 1000000000 (code built with sampling=yes)",
      parse_burst},
+    {"PATHPROF_VPP_OUTLIER", "16777216",
+     "a number of counter ticks from 0 (keep every timing) to 72057594037927935 (vpp)",
+     parse_vpp_outlier},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
     {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
@@ -264,6 +268,11 @@ static int parse_sample(const char *value, struct pprt_config *cfg)
 static int parse_burst(const char *value, struct pprt_config *cfg)
 {
     return parse_number(value, 1, 1000000000u, &cfg->burst);
+}
+
+static int parse_vpp_outlier(const char *value, struct pprt_config *cfg)
+{
+    return parse_number(value, 0, (1ull << 56) - 1, &cfg->vpp_outlier);
 }
 
 /* Workers share a producer's stream when one analyzer thread cannot keep

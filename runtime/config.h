@@ -47,6 +47,9 @@ struct pprt_config {
     /* Sampling (docs/sampling.md), read by code built with sampling=yes. */
     uint64_t sample_n;          /* PATHPROF_SAMPLE=1/N: N, 0 = never */
     uint64_t burst;             /* PATHPROF_BURST: checks per burst */
+    /* PATHPROF_VPP_OUTLIER: the vpp analyzer sets aside timings above it
+     * (a preemption, docs/vpp.md); 0 keeps them all. */
+    uint64_t vpp_outlier;
 };
 
 extern struct pprt_config pprt_config;

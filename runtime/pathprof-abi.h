@@ -22,6 +22,9 @@
 #define PATHPROF_FN_STREAM 16u  /* stream mode: npaths IDs at counter_offset */
 #define PATHPROF_FN_RESUME 32u  /* has resume points: emits ENTER/RESUME */
 #define PATHPROF_FN_SAMPLED 64u /* sampling=yes: paths counted only in bursts */
+/* vpp=yes (docs/vpp.md): sampled, bursts of one path, the sampled paths
+   timed (always with SAMPLED and STREAM). */
+#define PATHPROF_FN_VPP 2048u
 /* Preferential path profiling (ppp=FILE): the N interesting paths count at
    [counter_offset, +N) by PPP number, the others by Ball-Larus ID in the
    hash slot at counter_offset + N; N is the directory's ppp_size and the
@@ -69,6 +72,7 @@
 /* 4 and 5 are KIPF and KPRUNE (analyzers/ksf, analyzers/ksf-pruned). */
 #define PATHPROF_SECTION_SAMPLING 6u
 #define PATHPROF_SECTION_WPP 7u /* analyzers/wpp */
+#define PATHPROF_SECTION_VPP 8u /* analyzers/vpp (docs/vpp.md) */
 
 /* Stream policies, as recorded in the STREAM section. */
 #define PATHPROF_POLICY_BLOCK 1u
@@ -90,6 +94,11 @@
 #define PATHPROF_MARK_BURST 3u
 #define PATHPROF_BURST_BEGIN 0u
 #define PATHPROF_BURST_END 1u
+/* vpp=yes: the path event just before it in the thread's stream was
+   timed; payload: the counter ticks from its start to its end (the
+   timing instrumentation's bias not yet subtracted), the second word the
+   counter at its start (docs/vpp.md). */
+#define PATHPROF_MARK_VPP 4u
 #define PATHPROF_MARK(kind, payload)                                          \
     (PATHPROF_EV_MARKER | ((uint64_t)(kind) << 56) |                          \
      ((uint64_t)(payload) & ((1ull << 56) - 1)))
@@ -149,6 +158,12 @@ int __pathprof_sample_turn(void);
 /* The same for stream-mode code: also emits a BURST marker into the
    thread's stream when a burst begins or ends. */
 int __pathprof_sample_turn_stream(void);
+/* vpp=yes: the same with bursts of one check, whose start it times; and
+   the path end of the instrumented copy, which stores event EV (as the
+   inline probe would) followed by a VPP marker when EV ends the path the
+   burst timed (docs/vpp.md). */
+int __pathprof_sample_turn_vpp(void);
+void __pathprof_vpp_path(uint64_t ev);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,11 @@ int pprt_sampling_totals(struct pprt_sampling *s);
 /* In a child just forked (one thread): the totals start again from 0, as
  * the counts do (registry.h). */
 void pprt_sampling_zero_totals_in_child(void);
+/* Stream-mode turn (sampling.c): emits the BURST markers; VPP: bursts of
+ * one check, at 1/1 one at every check.  *BEGAN: a burst began here. */
+int pprt_sample_turn_marked(int vpp, int *began);
+/* Stores one word into the thread's stream, as a probe does. */
+void pprt_emit_word(uint64_t ev);
 
 #pragma GCC visibility pop
 

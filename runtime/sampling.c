@@ -51,15 +51,17 @@ static int start_gap(void)
     return 0;
 }
 
-static int start_burst(void)
+/* VPP: bursts of one check (one path each), and at 1/1 a burst at every
+ * check instead of one burst that never ends, so every path is timed. */
+static int start_burst(int vpp)
 {
     add(&pprt_sample_bursts, 1);
     /* 1/1: one burst that does not end (2^63 checks). */
-    __pathprof_sample_cd = pprt_config.sample_n == 1 ? UINT64_MAX : BASE + pprt_config.burst;
+    __pathprof_sample_cd = pprt_config.sample_n == 1 && !vpp ? UINT64_MAX : BASE + pprt_config.burst;
     return 1;
 }
 
-static int turn(void)
+static int turn(int vpp)
 {
     uint64_t c = __pathprof_sample_cd;
     if (pprt_sample_rng == 0) {
@@ -72,17 +74,19 @@ static int turn(void)
         if (pprt_sample_rng == 0)
             pprt_sample_rng = 1;
         if (pprt_config.sample_n == 1)
-            return start_burst();
+            return start_burst(vpp);
         return start_gap();
     }
     if (c == 0) {
         if (pprt_config.sample_n == 0)
             return start_gap();
         add(&pprt_sample_gap_checks, pprt_sample_gap);
-        return start_burst();
+        return start_burst(vpp);
     }
     if (c == BASE) {
         add(&pprt_sample_burst_checks, pprt_config.burst);
+        if (vpp && pprt_config.sample_n == 1)
+            return start_burst(vpp);
         return start_gap();
     }
     /* A check whose inline tests the plugin ordered otherwise: no turn. */
@@ -91,11 +95,11 @@ static int turn(void)
 
 int __pathprof_sample_turn(void)
 {
-    return turn();
+    return turn(0);
 }
 
 /* One event, as a probe stores it (plugin/emit.cc). */
-static void emit(uint64_t ev)
+void pprt_emit_word(uint64_t ev)
 {
     uint64_t *p = __pathprof_cur;
     if (((uintptr_t)p & __pathprof_mask) == 0) {
@@ -106,17 +110,29 @@ static void emit(uint64_t ev)
     __pathprof_cur = p + 1;
 }
 
-int __pathprof_sample_turn_stream(void)
+int pprt_sample_turn_marked(int vpp, int *began_out)
 {
     uint64_t before = __pathprof_sample_cd;
-    int in = turn();
+    int in = turn(vpp);
     /* A burst begins where the countdown reached 0 (at 1/1, a thread's
-     * first check), and ends where it reached BASE. */
-    int began = in && before == 0;
-    int ended = !in && before == BASE;
-    if (began || ended) {
-        emit(PATHPROF_MARK(PATHPROF_MARK_BURST, began ? PATHPROF_BURST_BEGIN : PATHPROF_BURST_END));
-        emit(0);
+     * first check), and ends where it reached BASE; a VPP burst at 1/1
+     * ends and the next begins at the same check. */
+    int began = in && (before == 0 || before == BASE);
+    int ended = before == BASE;
+    if (ended) {
+        pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_BURST, PATHPROF_BURST_END));
+        pprt_emit_word(0);
     }
+    if (began) {
+        pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_BURST, PATHPROF_BURST_BEGIN));
+        pprt_emit_word(0);
+    }
+    *began_out = began;
     return in;
+}
+
+int __pathprof_sample_turn_stream(void)
+{
+    int began;
+    return pprt_sample_turn_marked(0, &began);
 }

@@ -62,7 +62,8 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
     const struct pp_analyzer *blpp = tu_section_writer();
     int has_blpp = 0;
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
-        has_blpp |= pp_analyzers[pprt_config.analyzers[k]] == blpp;
+        has_blpp |= pp_analyzers[pprt_config.analyzers[k]] == blpp ||
+                    pp_analyzers[pprt_config.analyzers[k]]->writes_tu_sections;
         if (s->merged[k])
             pp_analyzers[pprt_config.analyzers[k]]->write(s->merged[k], b, nsections);
     }

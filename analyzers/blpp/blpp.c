@@ -382,4 +382,5 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp 
     .merge = blpp_merge,
     .write = blpp_write,
     .close = blpp_close,
+    .writes_tu_sections = 1,
 };

@@ -191,6 +191,11 @@ static void feed_marker(struct pp_act_stack *s, uint64_t frame, struct pp_act_st
         step->npopped = s->depth;
         s->depth = 0;
         break;
+    case PATHPROF_MARK_VPP:
+        /* The timing of the path event before it (docs/vpp.md): no
+         * activation changes. */
+        step->what = PP_ACT_TIMING;
+        break;
     default:
         /* Every marker is two words (docs/streaming.md, section 3), so an
          * unknown kind can be skipped without losing the stream's framing. */

@@ -72,6 +72,7 @@ enum pp_act_what {
     PP_ACT_ENTER,  /* an ENTER marker; ACT was pushed */
     PP_ACT_RESUME, /* a RESUME marker; ACT is the resumed activation, on top */
     PP_ACT_BURST,  /* a BURST marker (sampling): every activation was popped */
+    PP_ACT_TIMING, /* a VPP marker: the ticks of the path event before it */
     PP_ACT_OTHER   /* a marker of unknown kind */
 };
 

@@ -25,6 +25,7 @@ int cmd_html(int argc, char **argv);
 int cmd_wpp(int argc, char **argv);
 int cmd_select(int argc, char **argv);   /* select.c: PPP's interesting paths */
 int cmd_residual(int argc, char **argv); /* residual.c */
+int cmd_vpp(int argc, char **argv);      /* vpp.c: variational path profiling */
 
 /* "pathprof: FILE: MSG" on stderr, control bytes replaced: one line. */
 void error_in_file(const char *file, const char *msg);

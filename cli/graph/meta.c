@@ -21,6 +21,7 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_STREAM, "stream" },
     { PATHPROF_FN_RESUME, "resume" },
     { PATHPROF_FN_SAMPLED, "sampled" },
+    { PATHPROF_FN_VPP, "vpp" },
     { PATHPROF_FN_PPP, "ppp" },
     { PATHPROF_FN_TPP, "tpp" },
     { PATHPROF_FN_TPP_NOPROFILE, "tpp-no-edge-profile" },

@@ -93,7 +93,7 @@ struct pp_flag_name {
     uint32_t bit;
     const char *name;
 };
-#define PP_NFLAG_NAMES 11
+#define PP_NFLAG_NAMES 12
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
 
 /* Adds "function I (NAME)" to ERR's context: F, the I-th function of its

@@ -430,6 +430,7 @@ static bool read_body(struct pp_profile *p, size_t s, const unsigned char *body,
     case PATHPROF_SECTION_SAMPLING:
         break;
     case PATHPROF_SECTION_WPP: /* known; only `pathprof wpp` reads it (read/wpp.h) */
+    case PATHPROF_SECTION_VPP: /* known; only `pathprof vpp` reads it (read/vpp.h) */
         return true;
     default: /* unknown sections are skipped (format.md) */
         p->sections[s].state = PP_SECTION_SKIPPED;

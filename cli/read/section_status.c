@@ -24,6 +24,7 @@ const char *section_kind(uint32_t tag)
     case PATHPROF_SECTION_KIPF: return "KIPF";
     case PATHPROF_SECTION_KPRUNE: return "KPRUNE";
     case PATHPROF_SECTION_WPP: return "WPP";
+    case PATHPROF_SECTION_VPP: return "VPP";
     case PATHPROF_SECTION_SAMPLING: return "SAMPLING";
     default: return "unknown";
     }

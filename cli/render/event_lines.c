@@ -115,6 +115,10 @@ static bool out_step(struct event_lines *d, uint64_t index, const struct pp_act_
         if (s->npopped)
             fprintf(out, " unwound %zu", s->npopped);
         break;
+    case PP_ACT_TIMING:
+        fprintf(out, "VPP %" PRIu64 " ticks (bias not subtracted), start 0x%" PRIx64,
+                (uint64_t)PATHPROF_MARK_PAYLOAD(s->word), s->frame);
+        break;
     default:
         fprintf(out, "? MARKER kind %u payload %" PRIu64 " word 0x%" PRIx64,
                 PATHPROF_MARK_KIND(s->word), (uint64_t)PATHPROF_MARK_PAYLOAD(s->word), s->frame);

@@ -34,6 +34,8 @@ cflags_of() {
         stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
         sampled) echo "$PP_CFLAGS -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
         sampled-stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
+        # VPP: sampling with bursts of one path, timed (docs/vpp.md)
+        vpp) echo "$PP_CFLAGS -fplugin-arg-pathprof-vpp=yes ${PERFCTL_OPT:-}" ;;
         # PPP: the interesting paths perfctl selected from a count run
         # (perfctl's ppp_train); verbose prints each function's Lambda.
         ppp) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-verbose ${PERFCTL_OPT:-}" ;;
@@ -49,7 +51,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream|sampled|sampled-stream|ppp|ppp-hash|ppp-total) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

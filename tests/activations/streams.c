@@ -106,6 +106,9 @@ static void describe(char *out, size_t size, const struct pp_act_step *st)
                  PATHPROF_MARK_PAYLOAD(st->word) == PATHPROF_BURST_END ? "end" : "begin",
                  st->npopped);
         break;
+    case PP_ACT_TIMING:
+        snprintf(p, room, " T");
+        break;
     case PP_ACT_OTHER:
         snprintf(p, room, " X");
         break;
