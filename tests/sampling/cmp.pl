@@ -13,6 +13,17 @@
 #       the largest relative error |estimate - exact| / exact over the paths
 #       with at least MIN_SHARE of all exact path executions (hot paths);
 #       prints it, with the recall of those paths
+#   cmp.pl cover EXACT.json SAMPLED.json MIN_SHARE
+#       over the same hot paths: how many exact counts lie in SAMPLED's
+#       interval (estimate_interval; a hot path not seen is not covered),
+#       and, for contrast, in a naive Poisson interval that takes each path
+#       seen as an independent draw (estimate +- 1.96 sqrt(count) x scale);
+#       prints "covered naive_covered hot"
+#   cmp.pl kcover EXACT.json SAMPLED.json MIN_SHARE   (report --k --json)
+#       the k-iteration paths of EXACT with at least MIN_SHARE of the
+#       largest one's count: how many SAMPLED estimates (a sampled count is
+#       never shown without one) have them in their interval, and the
+#       largest relative error of an estimate; prints "covered hot error"
 # Exit 0 when the check holds (error always holds), 1 otherwise, 2 on bad input.
 use strict;
 use warnings;
@@ -35,6 +46,33 @@ sub load {
 
 my ($cmd, $ea, $sa, $share) = @ARGV;
 die "usage: cmp.pl same|within|error EXACT SAMPLED [MIN_SHARE]\n" unless $cmd && $sa;
+if ($cmd eq 'kcover') {
+    my %k;
+    for my $i (0, 1) {
+        open my $fh, '<', ($ea, $sa)[$i] or die "cmp.pl: $!\n";
+        local $/;
+        for my $p (@{ decode_json(<$fh>)->{paths} }) {
+            $k{$i}{"$p->{function}\@$p->{file}:@{ $p->{ids} }"} = $p;
+        }
+    }
+    my $max = 0;
+    $max < $_->{count} and $max = $_->{count} for values %{ $k{0} };
+    my ($hot, $in, $worst) = (0, 0, 0);
+    for my $key (sort keys %{ $k{0} }) {
+        my $x = $k{0}{$key}{count};
+        next if $x < $share * $max;
+        $hot++;
+        my $p = $k{1}{$key};
+        unless ($p) { $worst = 1 if $worst < 1; next }
+        die "cmp.pl: $sa: $key has no estimate\n" unless $p->{sampled} && defined $p->{estimate};
+        my ($lo, $hi) = @{ $p->{estimate_interval} };
+        $in++ if $lo <= $x && $x <= $hi;
+        my $err = abs($p->{estimate} - $x) / $x;
+        $worst = $err if $err > $worst;
+    }
+    printf "%d %d %.6f\n", $in, $hot, $worst;
+    exit 0;
+}
 my ($ej, $e) = load($ea);
 my ($sj, $s) = load($sa);
 my $bad = 0;
@@ -99,6 +137,29 @@ if ($cmd eq 'error') {
         }
     }
     printf "%.6f %d/%d\n", $worst, $found, $hot;
+    exit 0;
+}
+if ($cmd eq 'cover') {
+    my $total = 0;
+    for my $k (keys %$e) { $total += $_->{count} for values %{ $e->{$k}{paths} } }
+    my $scale = $sj->{sampling} && $sj->{sampling}{scale};
+    die "cmp.pl: $sa: no scale to estimate with\n" unless $scale;
+    my ($hot, $in, $naive) = (0, 0, 0);
+    for my $k (sort keys %$e) {
+        next unless $s->{$k}{sampled};
+        my ($ep, $sp) = ($e->{$k}{paths}, $s->{$k}{paths});
+        for my $id (keys %$ep) {
+            my $x = $ep->{$id}{count};
+            next if $x < $share * $total;
+            $hot++;
+            my $p = $sp->{$id} or next;
+            my ($lo, $hi) = @{ $p->{estimate_interval} };
+            $in++ if $lo <= $x && $x <= $hi;
+            my $half = 1.96 * sqrt($p->{count}) * $scale;
+            $naive++ if abs($p->{estimate} - $x) <= $half;
+        }
+    }
+    print "$in $naive $hot\n";
     exit 0;
 }
 die "cmp.pl: unknown command $cmd\n";
