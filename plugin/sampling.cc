@@ -135,9 +135,10 @@ end_with_cond (basic_block bb, gimple_seq seq, tree_code code, tree lhs,
 }
 
 /* The test "the countdown C1 says copy INSTR" (see pathprof-abi.h):
-   the instrumented copy while C1 > BASE, the checking copy while
-   C1 - 1 < BASE - 1 (unsigned: C1 in [1, BASE)).  Appends what it needs
-   to SEQ and ends BB with it.  */
+   the instrumented copy while C1 > BASE, the checking copy while C1 is in
+   [1, BASE), which with BASE = 2^63 is C1 > 0 as a signed number (the
+   flags of the decrement decide: no constant, no second subtraction).
+   Appends what it needs to SEQ and ends BB with it.  */
 void
 end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
 {
@@ -146,9 +147,11 @@ end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
       end_with_cond (bb, seq, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
       return;
     }
-  tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t, MINUS_EXPR, c1, cst (1)));
-  end_with_cond (bb, seq, LT_EXPR, t, cst (PATHPROF_SAMPLE_BURST_BASE - 1));
+  static_assert (PATHPROF_SAMPLE_BURST_BASE == 1ull << 63,
+                 "the checking copy's test is a sign test");
+  tree t = make_temp_ssa_name (signed_type_for (uint64_type_node), NULL, "pp_cd");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t, NOP_EXPR, c1));
+  end_with_cond (bb, seq, GT_EXPR, t, build_int_cst (TREE_TYPE (t), 0));
 }
 
 edge
