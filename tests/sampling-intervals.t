@@ -78,7 +78,7 @@ kin=0 khot=0
 for rate in 1/1000 1/100 1/10; do
     PATHPROF_SAMPLE=$rate PATHPROF_BURST=20 pp_run "$T/k.prof" "$T/phs" $N
     "$PP_CLI" report --k --json "$T/k.prof" >"$T/k.json"
-    read -r c h e <<<"$(perl "$CMP" kcover "$T/k1.json" "$T/k.json" 0.05)"
+    read -r c h e _ <<<"$(perl "$CMP" kcover "$T/k1.json" "$T/k.json" 0.05)"
     kin=$((kin + c)) khot=$((khot + h)) kerr[$rate]=$e
     note "k = 4 at $rate, bursts of 20: $c of $h hot k-iteration paths covered, largest error $e"
     text=$("$PP_CLI" report --k "$T/k.prof")
