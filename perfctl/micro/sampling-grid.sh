@@ -9,7 +9,8 @@
 # and Ryder's overlap percentage, and the share of hot paths whose exact
 # count lies in the estimate's 95% interval (tests/sampling/cmp.pl grid,
 # cover). Then k = 8 (ksf, stream mode): the hot k-iteration paths (>= 1%
-# of the largest) of the sampled-stream build at 1/1 against those at
+# of the largest, among the 5000 most frequent) of the sampled-stream
+# build at 1/1 against those at
 # each rate, bursts of 100: recall, interval coverage, largest error.
 # Usage: perfctl/micro/sampling-grid.sh [--rates "100 1000 10000"] [--bursts "10 100 1000"]
 # Results: stdout and build/bench/sampling/grid.md.
@@ -49,12 +50,12 @@ done
 
 export PATHPROF_ANALYZER=ksf PATHPROF_K=8
 PATHPROF_SAMPLE=1/1 PATHPROF_OUT="$S/gk-exact.prof" "$S/sampled-stream/bzip2" -c <"$S/input.dat" >/dev/null
-"$cli" report --k --json "$S/gk-exact.prof" >"$S/gk-exact.json"
+"$cli" report --k --json --top 5000 "$S/gk-exact.prof" >"$S/gk-exact.json"
 krows=""
 for r in $rates; do
     PATHPROF_SAMPLE=1/$r PATHPROF_BURST=100 PATHPROF_OUT="$S/gk.prof" "$S/sampled-stream/bzip2" -c \
         <"$S/input.dat" >/dev/null
-    "$cli" report --k --json "$S/gk.prof" >"$S/gk.json"
+    "$cli" report --k --json --top 5000 "$S/gk.prof" >"$S/gk.json"
     read -r covered hot err found <<<"$(perl "$cmp" kcover "$S/gk-exact.json" "$S/gk.json" 0.01)"
     krows="$krows| 1/$r | 100 | $(awk -v f="$found" -v h="$hot" 'BEGIN { printf "%.4f", h ? f / h : 1 }') | $err | $covered/$hot |
 "
