@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 2u
+#define PATHPROF_ABI_VERSION 3u
 #define PATHPROF_META_VERSION 1u
 #define PATHPROF_FILE_VERSION 1u
 
