@@ -53,6 +53,11 @@ namespace {
 
 tree cd_decl, turn_decl;
 
+/* The function's own copy of the countdown (see pp_sampling_connect): a
+   local variable, not yet in SSA form, that update_ssa puts into it (the
+   updater renames a variable it finds as a bare operand).  */
+tree cd_local;
+
 void
 make_decls (void)
 {
@@ -132,9 +137,10 @@ end_with_cond (basic_block bb, gimple_seq seq, tree_code code, tree lhs,
 }
 
 /* The test "the countdown C1 says copy INSTR" (see pathprof-abi.h):
-   the instrumented copy while C1 > BASE, the checking copy while
-   C1 - 1 < BASE - 1 (unsigned: C1 in [1, BASE)).  Appends what it needs
-   to SEQ and ends BB with it.  */
+   the instrumented copy while C1 > BASE, the checking copy while C1 is in
+   [1, BASE), which with BASE = 2^63 is C1 > 0 as a signed number (the
+   flags of the decrement decide: no constant, no second subtraction).
+   Appends what it needs to SEQ and ends BB with it.  */
 void
 end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
 {
@@ -143,9 +149,11 @@ end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
       end_with_cond (bb, seq, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
       return;
     }
-  tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t, MINUS_EXPR, c1, cst (1)));
-  end_with_cond (bb, seq, LT_EXPR, t, cst (PATHPROF_SAMPLE_BURST_BASE - 1));
+  static_assert (PATHPROF_SAMPLE_BURST_BASE == 1ull << 63,
+                 "the checking copy's test is a sign test");
+  tree t = make_temp_ssa_name (signed_type_for (uint64_type_node), NULL, "pp_cd");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t, NOP_EXPR, c1));
+  end_with_cond (bb, seq, GT_EXPR, t, build_int_cst (TREE_TYPE (t), 0));
 }
 
 edge
@@ -158,17 +166,108 @@ add_edge (basic_block from, basic_block to, int flags,
   return e;
 }
 
+/* Inserts STMT, which assigns the local countdown, after GSI (moving GSI
+   to it); returns the new value, an SSA name.  */
+tree
+new_local (gassign *stmt, gimple_stmt_iterator *gsi)
+{
+  gsi_insert_after (gsi, stmt, GSI_NEW_STMT);
+  tree c = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+  gsi_insert_after (gsi, gimple_build_assign (c, cd_local), GSI_NEW_STMT);
+  return c;
+}
+
+/* Whether CALL may run checks or look at the thread's countdown: every
+   call but GCC's internal functions, leaf builtins (they never call back
+   into this unit) and the runtime's own entry points (probes).  */
+bool
+call_sees_countdown (gimple *call)
+{
+  if (gimple_call_internal_p (call))
+    return false;
+  tree fn = gimple_call_fndecl (call);
+  if (fn == turn_decl)
+    return false;
+  if (fn && (gimple_call_flags (call) & ECF_LEAF)
+      && gimple_call_builtin_p (call, BUILT_IN_NORMAL))
+    return false;
+  if (fn && DECL_NAME (fn)
+      && startswith (IDENTIFIER_POINTER (DECL_NAME (fn)), "__pathprof_"))
+    return false;
+  return true;
+}
+
+/* Keeps the thread's countdown true wherever something else may read or
+   change it: written back from the local copy before every call that may
+   run checks and before every return, loaded again after such a call and
+   at every landing pad (a callee that threw had it written back).  */
+void
+sync_local_around_calls (void)
+{
+  std::vector<gimple *> calls;
+  std::vector<basic_block> pads;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      if (bb_has_eh_pred (bb))
+        pads.push_back (bb);
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        {
+          gimple *stmt = gsi_stmt (gsi);
+          if (gimple_code (stmt) == GIMPLE_RETURN
+              || (is_gimple_call (stmt) && call_sees_countdown (stmt)))
+            calls.push_back (stmt);
+        }
+    }
+  for (size_t i = 0; i < calls.size (); i++)
+    {
+      gimple *stmt = calls[i];
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_insert_before (&gsi, gimple_build_assign (cd_decl, cd_local),
+                         GSI_SAME_STMT);
+      if (!is_gimple_call (stmt) || gimple_call_noreturn_p (stmt))
+        continue;
+      if (!stmt_ends_bb_p (stmt))
+        {
+          new_local (gimple_build_assign (cd_local, cd_decl), &gsi);
+          continue;
+        }
+      /* A call that can throw ends its block: the load goes on the
+         normal edge (the landing pad has its own).  */
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
+        if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+          {
+            basic_block to = split_edge (e);
+            gimple_stmt_iterator at = gsi_start_bb (to);
+            gsi_insert_before (&at, gimple_build_assign (cd_local, cd_decl),
+                               GSI_NEW_STMT);
+            break;
+          }
+    }
+  for (size_t i = 0; i < pads.size (); i++)
+    {
+      gimple_stmt_iterator gsi = gsi_after_labels (pads[i]);
+      gsi_insert_before (&gsi, gimple_build_assign (cd_local, cd_decl),
+                         GSI_NEW_STMT);
+    }
+}
+
 /* Turns edge E into a check.  E's destination belongs to the instrumented
    copy when DEST_INSTR; OTHER is the corresponding block of the other
    copy, whose PHIs take OTHER_ARGS on edges from the check.  HOT_INSTR:
    which copy the thread is expected in at this check (the first test).
 
-       K:  c = cd - 1; cd = c; if (state (c) == hot) goto hot-copy;
+       K:  [entry: l = cd;] c = l = l - 1; if (state (c) == hot) goto hot-copy;
        K2: if (state (c) == other) goto other-copy;
-       K3: if (__pathprof_sample_turn ()) goto instrumented; else checking;  */
+       K3: cd = l; t = __pathprof_sample_turn (); l = cd;
+           if (t) goto instrumented; else checking;
+   (cd: the thread's countdown; l: the function's local copy.)  */
 void
 insert_check (edge e, bool dest_instr, basic_block other,
-              const phi_args &other_args, bool hot_instr)
+              const phi_args &other_args, bool hot_instr, bool entry = false)
 {
   basic_block dest = e->dest;
   basic_block k = split_edge (e);
@@ -181,16 +280,20 @@ insert_check (edge e, bool dest_instr, basic_block other,
   const phi_args &instr_args = dest_instr ? dest_args : other_args;
   const phi_args &check_args = dest_instr ? other_args : dest_args;
 
-  gimple_seq seq = NULL;
-  tree c0 = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
-  tree c1 = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (c0, cd_decl));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (c1, MINUS_EXPR, c0, cst (1)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (cd_decl, c1));
-  end_with_state_test (k, seq, c1, hot_instr);
+  /* ENTRY: the function's first check loads the thread's countdown into
+     the local copy (its original definition); the others use the copy.  */
+  gimple_stmt_iterator gsi = gsi_last_bb (k);
+  if (entry)
+    gsi_insert_after (&gsi, gimple_build_assign (cd_local, cd_decl),
+                      GSI_NEW_STMT);
+  tree c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
+                                            cst (1)), &gsi);
+  end_with_state_test (k, NULL, c1, hot_instr);
 
   basic_block k2 = new_block (k);
   basic_block k3 = new_block (k2);
+  k2->count = k->count.apply_probability (profile_probability::very_unlikely ());
+  k3->count = k2->count.apply_probability (profile_probability::even ());
   add_edge (k, hot_instr ? instr_bb : check_bb, EDGE_TRUE_VALUE,
             profile_probability::very_likely (),
             hot_instr ? instr_args : check_args);
@@ -204,11 +307,16 @@ insert_check (edge e, bool dest_instr, basic_block other,
   add_edge (k2, k3, EDGE_FALSE_VALUE, profile_probability::even (),
             phi_args ());
 
-  seq = NULL;
+  /* The runtime reads and sets the thread's countdown: the local copy is
+     written back before the call and loaded again after it.  */
   tree t = make_temp_ssa_name (integer_type_node, NULL, "pp_turn");
   gcall *call = gimple_build_call (turn_decl, 0);
   gimple_call_set_lhs (call, t);
-  gimple_seq_add_stmt (&seq, call);
+  gsi = gsi_last_bb (k3);
+  gsi_insert_after (&gsi, gimple_build_assign (cd_decl, cd_local), GSI_NEW_STMT);
+  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  new_local (gimple_build_assign (cd_local, cd_decl), &gsi);
+  gimple_seq seq = NULL;
   end_with_cond (k3, seq, NE_EXPR, t, integer_zero_node);
   add_edge (k3, instr_bb, EDGE_TRUE_VALUE, profile_probability::even (),
             instr_args);
@@ -349,6 +457,12 @@ pp_sampling_instrumented (pp_dual *dual)
 void
 pp_sampling_connect (pp_dual *dual)
 {
+  /* The countdown is the thread's (__pathprof_sample_cd, initial-exec
+     TLS), but a load and a store of it on every back edge cost more than
+     the rest of a small loop body: the function keeps a local copy, a
+     register, and writes it back only where something else may look
+     (calls, returns; sync_local_around_calls).  */
+  cd_local = create_tmp_reg (uint64_type_node, "pp_cdl");
   /* Every template first: inserting a check replaces the edge it is on.  */
   std::vector<phi_args> instr_args, check_args;
   for (size_t i = 0; i < dual->backs.size (); i++)
@@ -364,8 +478,10 @@ pp_sampling_connect (pp_dual *dual)
       insert_check (be.instr_in, true, check_head, check_args[i], true);
       insert_check (be.copy, false, instr_head, instr_args[i], false);
     }
-  /* The entry: most calls happen between bursts.  */
+  sync_local_around_calls ();
+  /* The entry: most calls happen between bursts.  Last, so that its
+     load is the local copy's original definition.  */
   insert_check (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), true,
-                dual->first_copy, dual->entry_args, false);
+                dual->first_copy, dual->entry_args, false, true);
   delete dual;
 }

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 2u
+#define PATHPROF_ABI_VERSION 3u
 #define PATHPROF_META_VERSION 1u
 #define PATHPROF_FILE_VERSION 1u
 
@@ -150,8 +150,10 @@ extern __thread uintptr_t __pathprof_mask
    and otherwise calls __pathprof_sample_turn, which starts or ends a burst
    (or initialises the thread) and returns 1 when the thread is now in a
    burst.  The countdown starts at 1 in every thread, so a thread's first
-   check calls the runtime. */
-#define PATHPROF_SAMPLE_BURST_BASE (1ull << 62)
+   check calls the runtime.  BASE is 2^63, so "in [1, BASE)" is "positive
+   as a signed number": one decrement and one branch on its flags in the
+   checking copy's common case. */
+#define PATHPROF_SAMPLE_BURST_BASE (1ull << 63)
 extern __thread uint64_t __pathprof_sample_cd
     __attribute__((tls_model("initial-exec")));
 int __pathprof_sample_turn(void);

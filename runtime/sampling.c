@@ -41,7 +41,7 @@ static int start_gap(void)
 {
     uint64_t n = pprt_config.sample_n;
     if (n == 0) {
-        /* Never: 2^62 checks to the next call, which says never again. */
+        /* Never: 2^63 checks to the next call, which says never again. */
         pprt_sample_gap = 0;
         __pathprof_sample_cd = BASE - 1;
         return 0;

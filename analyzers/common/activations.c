@@ -25,6 +25,7 @@ void pp_act_reset(struct pp_act_stack *s)
     s->has_half = false;
     s->half = 0;
     s->sampled = false;
+    s->after_burst = false;
 }
 
 void pp_act_free(struct pp_act_stack *s)
@@ -86,6 +87,17 @@ size_t pp_act_push_copy(struct pp_act_stack *s, const struct pp_act *a)
     return pp_act_depth(s);
 }
 
+/* Pops the activation STEP just pushed (a RET, or a transient one). */
+static void pop_pushed(struct pp_act_stack *s, struct pp_act_step *step)
+{
+    step->popped = step->act;
+    step->npopped = 1;
+    if (s->lost)
+        s->lost--;
+    else
+        s->depth--;
+}
+
 static void feed_path(struct pp_act_stack *s, uint64_t ev, struct pp_act_step *step)
 {
     step->what = PP_ACT_PATH;
@@ -117,15 +129,9 @@ static void feed_path(struct pp_act_stack *s, uint64_t ev, struct pp_act_step *s
         s->mismatch++;
         step->errors |= PP_ACT_ERR_MISMATCH;
     }
-    if (ev & PATHPROF_EV_RET) {
-        /* The array is never shrunk, so ACT stays readable after the pop. */
-        step->popped = step->act;
-        step->npopped = 1;
-        if (s->lost)
-            s->lost--;
-        else
-            s->depth--;
-    }
+    /* The array is never shrunk, so ACT stays readable after the pop. */
+    if (ev & PATHPROF_EV_RET)
+        pop_pushed(s, step);
 }
 
 /* Pops down to the activation of FUNC with FRAME, or pushes one. */
@@ -186,6 +192,7 @@ static void feed_marker(struct pp_act_stack *s, uint64_t frame, struct pp_act_st
         step->what = PP_ACT_BURST;
         s->bursts++;
         s->sampled = true;
+        s->after_burst = payload == PATHPROF_BURST_END;
         s->lost = 0;
         step->popped = s->act;
         step->npopped = s->depth;
@@ -221,4 +228,12 @@ void pp_act_feed(struct pp_act_stack *s, uint64_t word, struct pp_act_step *step
     } else {
         feed_path(s, word, step);
     }
+    /* After a BURST end every activation is transient: the events are the
+     * tails of frames that were in the instrumented copy when the burst
+     * ended (a START among them when a function entered in the burst ends
+     * its first path after it), and such a frame leaves through its
+     * checking copy with no RET: kept, its activation would take the next
+     * frame's events. */
+    if (s->after_burst && step->pushed && step->npopped == 0)
+        pop_pushed(s, step);
 }

@@ -11,7 +11,11 @@
  *     k-iteration windows of analyzers end with it, so no k-iteration path
  *     spans two bursts; later paths without START on an empty stack open
  *     activations of their own without counting an `orphan`, and a
- *     RESUME that matches nothing is not a `resync` either.
+ *     RESUME that matches nothing is not a `resync` either.  After a BURST
+ *     end, until the next begin, every activation is popped by the event
+ *     that opened it: the events are tails of frames that go on in their
+ *     checking copy, which never pops them, so they would take the next
+ *     frame's events (k-iteration paths are collected in bursts only).
  *
  * The stack is fed one 64-bit word at a time, so a two-word marker split
  * across batches (or chunks) needs nothing from the caller.  Each word
@@ -120,6 +124,12 @@ struct pp_act_stack {
      * entered its instrumented copy at a loop header, not an anomaly. */
     uint64_t bursts;
     bool sampled;
+    /* Between a BURST end and the next begin: the events are the tails of
+     * frames that were in the instrumented copy when the burst ended.  Such
+     * a frame leaves through its checking copy, with no RET, so every
+     * activation opened then is transient (popped by the event that
+     * opened it). */
+    bool after_burst;
     size_t max_depth;
 };
 
@@ -168,7 +178,8 @@ static inline size_t pp_act_fast_path(struct pp_act_stack *s, uint64_t w, size_t
 {
     const uint64_t start = PATHPROF_EV_START, ret = PATHPROF_EV_RET;
     uint64_t bits = w & (PATHPROF_EV_MARKER | start | ret);
-    if (bits == 0 || (bits & PATHPROF_EV_MARKER) || s->has_half || s->lost || s->resolve)
+    if (bits == 0 || (bits & PATHPROF_EV_MARKER) || s->has_half || s->lost || s->resolve ||
+        s->after_burst)
         return 0;
     size_t d = s->depth;
     if (bits == ret) {

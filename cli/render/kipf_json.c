@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "out/json_out.h"
+#include "estimate_out.h"
 #include "kipf_report.h"
 #include "pathprof-abi.h"
 #include "read/section_status.h"
@@ -40,8 +41,14 @@ static void out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
     fputs(",\"ids\":[", out);
     for (i = 0; i < len; i++)
         fprintf(out, "%s%" PRIu64, i ? "," : "", k->nodes[seq[i]].id);
-    fprintf(out, "],\"count\":%" PRIu64 ",\"length\":%" PRIu32 ",\"blocks\":%" PRIu64 "}",
-            kp->count, len, kp->blocks);
+    fprintf(out, "],\"count\":%" PRIu64, kp->count);
+    /* A sampled function's sequences were seen in bursts: estimated. */
+    if (profile_func_sampled(p, &p->funcs[k->nodes[kp->node].func])) {
+        struct pp_estimate e = estimate_count(p, kp->count, len);
+        fputs(",\"sampled\":true", out);
+        estimate_json(out, "estimate", &e);
+    }
+    fprintf(out, ",\"length\":%" PRIu32 ",\"blocks\":%" PRIu64 "}", len, kp->blocks);
 }
 
 bool kipf_report_json(FILE *out, const struct pp_profile *p, const struct kipf_options *o,
@@ -57,6 +64,7 @@ bool kipf_report_json(FILE *out, const struct pp_profile *p, const struct kipf_o
     json_string(out, p->has_program ? p->program : NULL);
     fprintf(out, ",\n \"pid\":%" PRIu64 ",\n \"mode\":\"%s\"", p->pid,
             p->mode == PATHPROF_MODE_STREAM ? "stream" : "count");
+    sampling_json(out, p);
     sections_json(out, p);
     out_section(out, p->kipf);
     fprintf(out, ",\n \"min_count\":%" PRIu64 ",\n \"min_length\":%" PRIu32

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "estimate_out.h"
 #include "kipf_report.h"
 #include "graph/path.h"
 #include "path_text.h"
@@ -58,11 +59,18 @@ static bool out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
     /* A loop that repeats one path reads as one row: "paths 4 x3 7". */
     fputs("  paths", out);
     out_id_runs(out, ids, len);
+    fputs("\n", out);
+    if (profile_func_sampled(p, &p->funcs[root->func])) {
+        struct pp_estimate e = estimate_count(p, kp->count, len);
+        fputs("    ", out);
+        estimate_text(out, &e, kp->count);
+        fputc('\n', out);
+    }
     if (by_weight)
-        fprintf(out, "\n    count %" PRIu64 " x %" PRIu64 " blocks = %" PRIu64 ", %" PRIu32
+        fprintf(out, "    count %" PRIu64 " x %" PRIu64 " blocks = %" PRIu64 ", %" PRIu32
                      " BL paths\n", kp->count, kp->blocks, kp->weight, len);
     else
-        fprintf(out, "\n    count %" PRIu64 " (%.1f%% of path %" PRIu64 "'s %" PRIu64 " runs), %"
+        fprintf(out, "    count %" PRIu64 " (%.1f%% of path %" PRIu64 "'s %" PRIu64 " runs), %"
                      PRIu32 " BL paths, %" PRIu64 " blocks\n", kp->count,
                 100.0 * (double)kp->count / (double)root->count, root->id, root->count, len,
                 kp->blocks);

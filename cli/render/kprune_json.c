@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "out/json_out.h"
+#include "estimate_out.h"
 #include "kprune_report.h"
 #include "pathprof-abi.h"
 #include "read/section_status.h"
@@ -36,6 +37,7 @@ bool kprune_report_json(FILE *out, const struct pp_profile *p, const struct kpru
     json_string(out, p->has_program ? p->program : NULL);
     fprintf(out, ",\n \"pid\":%" PRIu64 ",\n \"mode\":\"%s\"", p->pid,
             p->mode == PATHPROF_MODE_STREAM ? "stream" : "count");
+    sampling_json(out, p);
     sections_json(out, p);
     out_section(out, p->kprune);
     fprintf(out, ",\n \"phi\":%.17g,\n \"min_count\":%" PRIu64 ",\n \"min_length\":%" PRIu32
@@ -51,8 +53,14 @@ bool kprune_report_json(FILE *out, const struct pp_profile *p, const struct kpru
         fputs(",\"ids\":[", out);
         for (uint32_t j = 0; j < s->n; j++)
             fprintf(out, "%s%" PRIu64, j ? "," : "", s->ids[j]);
-        fprintf(out, "],\"count\":%" PRIu64 ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64
-                     ",\"length\":%" PRIu32 "}", s->count, s->count - s->err, s->count, s->n);
+        fprintf(out, "],\"count\":%" PRIu64 ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64,
+                s->count, s->count - s->err, s->count);
+        if (profile_func_sampled(p, &p->funcs[s->func])) {
+            struct pp_estimate e = kprune_estimate(p, s);
+            fputs(",\"sampled\":true", out);
+            estimate_json(out, "estimate", &e);
+        }
+        fprintf(out, ",\"length\":%" PRIu32 "}", s->n);
     }
     fputs(i ? "\n ]\n}\n" : "]\n}\n", out);
     free(v);

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "estimate_out.h"
 #include "kprune_report.h"
 #include "graph/path.h"
 #include "path_text.h"
@@ -95,6 +96,14 @@ static void out_section(FILE *out, const struct pp_kprune *k, const struct kprun
     }
 }
 
+struct pp_estimate kprune_estimate(const struct pp_profile *p, const struct kprune_seq *s)
+{
+    struct pp_estimate e = estimate_count(p, s->count, s->n);
+    struct pp_estimate low = estimate_count(p, s->count - s->err, s->n);
+    e.lo = low.lo;
+    return e;
+}
+
 static bool out_seq(FILE *out, const struct pp_profile *p, const struct kprune_seq *s,
                     size_t rank, struct source_cache *src, struct pp_error *err)
 {
@@ -117,7 +126,14 @@ static bool out_seq(FILE *out, const struct pp_profile *p, const struct kprune_s
     out_func(out, m);
     fputs("  paths", out);
     out_id_runs(out, s->ids, s->n);
-    fprintf(out, "\n    count %" PRIu64 " (+/- %" PRIu64 "), between %" PRIu64 " and %" PRIu64
+    fputc('\n', out);
+    if (profile_func_sampled(p, &p->funcs[s->func])) {
+        struct pp_estimate e = kprune_estimate(p, s);
+        fputs("    ", out);
+        estimate_text(out, &e, s->count);
+        fputc('\n', out);
+    }
+    fprintf(out, "    count %" PRIu64 " (+/- %" PRIu64 "), between %" PRIu64 " and %" PRIu64
                  " (%.3g%% of the %" PRIu64 " sequences of %" PRIu32 "), %" PRIu32
                  " BL paths, %" PRIu64 " blocks\n", s->count, s->err, s->count - s->err,
             s->count, l->total ? 100.0 * (double)s->count / (double)l->total : 0.0, l->total,

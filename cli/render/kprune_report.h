@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "query/estimate.h"
 #include "read/kprune.h"
 #include "read/profile.h"
 
@@ -20,6 +21,10 @@ struct kprune_options {
 /* The sequences O selects, by descending upper bound (then length, label). */
 bool kprune_collect(const struct pp_profile *p, const struct kprune_options *o,
                     const struct kprune_seq ***out, size_t *n, struct pp_error *err);
+
+/* The estimate of a sampled function's sequence S: from its upper bound,
+ * the interval from the lower bound's low end to the upper's high end. */
+struct pp_estimate kprune_estimate(const struct pp_profile *p, const struct kprune_seq *s);
 
 /* P must have a KPRUNE section. */
 bool kprune_report_text(FILE *out, const struct pp_profile *p, const struct kprune_options *o,

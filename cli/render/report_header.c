@@ -11,6 +11,7 @@
 
 #include "pathprof-abi.h"
 #include "report_header.h"
+#include "query/estimate.h"
 #include "read/kipf.h"
 #include "read/kprune.h"
 #include "tpp_summary.h"
@@ -104,7 +105,9 @@ static void out_sampling(FILE *out, const struct pp_profile *p)
         fputs("estimates  none: no burst ran, sampled functions counted no path\n", out);
     else
         fprintf(out, "estimates  ~N = N x %.6g for functions marked [sampled]: N paths "
-                     "seen in bursts, ~N the estimate of the full count\n", scale);
+                     "seen in bursts, ~N the estimate of the full count; intervals are %.0f%% "
+                     "confidence intervals over bursts (docs/sampling.md)\n", scale,
+                100.0 * PP_ESTIMATE_CONFIDENCE);
 }
 
 /* A PPP profile says so, and how its runs split between the interesting

@@ -12,6 +12,7 @@
 #include "graph/path.h"
 #include "graph/ppp.h"
 #include "pathprof-abi.h"
+#include "estimate_out.h"
 #include "report.h"
 #include "read/section_status.h"
 #include "tpp_summary.h"
@@ -45,25 +46,22 @@ struct scratch {
     struct line_range *lines;
 };
 
-/* ",\"estimate\":E": a sampled count scaled by SCALE (docs/sampling.md);
- * null when nothing was sampled to scale by. */
-static void out_estimate(FILE *out, const char *key, uint64_t count, double scale)
+/* ",\"KEY\":E,\"KEY_interval\":[LO,HI]" for a count of a sampled function. */
+static void out_estimate(FILE *out, const char *key, uint64_t count, const struct pp_profile *sp)
 {
-    if (scale == 0.0)
-        fprintf(out, ",\"%s\":null", key);
-    else
-        fprintf(out, ",\"%s\":%.1f", key, (double)count * scale);
+    struct pp_estimate e = estimate_count(sp, count, 1);
+    estimate_json(out, key, &e);
 }
 
-/* SCALE < 0: the function's counts are exact. */
+/* SP: the profile when the function's counts are sampled, else null. */
 static void out_path(FILE *out, const struct pp_func_meta *m, const struct pp_path_count *rec,
-                     struct scratch *s, double scale)
+                     struct scratch *s, const struct pp_profile *sp)
 {
     uint32_t i, n;
 
     fprintf(out, "{\"id\":%" PRIu64 ",\"count\":%" PRIu64, rec->id, rec->count);
-    if (scale >= 0.0)
-        out_estimate(out, "estimate", rec->count, scale);
+    if (sp)
+        out_estimate(out, "estimate", rec->count, sp);
     fprintf(out, ",\"length\":%" PRIu32 ",\"blocks\":[", path_nblocks(&s->path));
     for (i = 0; i < path_nblocks(&s->path); i++)
         fprintf(out, "%s%" PRIu32, i ? "," : "", m->nodes[path_block(m, &s->path, i)].bb);
@@ -119,8 +117,9 @@ static void out_block_lines(FILE *out, const struct pp_func_meta *m)
     fputc('}', out);
 }
 
-static bool out_function(FILE *out, const struct pp_func *f, double scale, uint64_t top,
-                         struct pp_error *err)
+/* SP: the profile when F's counts are sampled, else null. */
+static bool out_function(FILE *out, const struct pp_func *f, const struct pp_profile *sp,
+                         uint64_t top, struct pp_error *err)
 {
     const struct pp_func_meta *m = f->meta;
     struct pp_path_count *order = NULL;
@@ -138,9 +137,9 @@ static bool out_function(FILE *out, const struct pp_func *f, double scale, uint6
     out_flags(out, m->flags);
     if (!tpp_func_json(out, f, err))
         return false;
-    fprintf(out, ",\"sampled\":%s,\"total\":%" PRIu64, scale >= 0.0 ? "true" : "false", f->total);
-    if (scale >= 0.0)
-        out_estimate(out, "estimated_total", f->total, scale);
+    fprintf(out, ",\"sampled\":%s,\"total\":%" PRIu64, sp ? "true" : "false", f->total);
+    if (sp)
+        out_estimate(out, "estimated_total", f->total, sp);
     fprintf(out, ",\"executed_paths\":%" PRIu64 ",\"copies\":%" PRIu32, f->nrecords, f->ncopies);
     if (m->flags & PATHPROF_FN_PPP) {
         fprintf(out, ",\"ppp\":{\"size\":%" PRIu32 ",\"interesting\":[", m->ppp_size);
@@ -177,7 +176,7 @@ static bool out_function(FILE *out, const struct pp_func *f, double scale, uint6
             goto out;
         }
         fputs(i ? ",\n    " : "\n    ", out);
-        out_path(out, m, &order[i], &s, scale);
+        out_path(out, m, &order[i], &s, sp);
     }
     fputs(n ? "\n   ]" : "]", out);
     out_block_lines(out, m);
@@ -221,25 +220,6 @@ static void out_stream(FILE *out, const struct pp_profile *p)
             s->resync, s->unknown, s->blocked_ns);
 }
 
-/* "sampling": null, or the SAMPLING section and the scale it gives. */
-static void out_sampling(FILE *out, const struct pp_profile *p)
-{
-    const struct pp_sampling_info *s = &p->sampling;
-
-    fputs(",\n \"sampling\":", out);
-    if (!p->has_sampling) {
-        fputs("null", out);
-        return;
-    }
-    fprintf(out, "{\"sample_n\":%" PRIu64 ",\"burst\":%" PRIu64 ",\"bursts\":%" PRIu64
-                 ",\"gap_checks\":%" PRIu64 ",\"burst_checks\":%" PRIu64,
-            s->sample_n, s->burst, s->bursts, s->gap_checks, s->burst_checks);
-    if (profile_sample_scale(p) == 0.0)
-        fputs(",\"scale\":null}", out);
-    else
-        fprintf(out, ",\"scale\":%.9g}", profile_sample_scale(p));
-}
-
 bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, uint64_t top,
                  struct pp_error *err)
 {
@@ -254,7 +234,7 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
                  PRIu64 ",\n \"array_updates\":%" PRIu64 ",\n \"hash_updates\":%" PRIu64,
             p->pid, p->time, profile_total(p), p->array_updates, p->hash_updates);
     out_stream(out, p);
-    out_sampling(out, p);
+    sampling_json(out, p);
     tpp_summary_json(out, p);
     sections_json(out, p);
     fputs(",\n \"functions\":[", out);
@@ -264,7 +244,7 @@ bool report_json(FILE *out, const struct pp_profile *p, const bool *selected, ui
         fputs(sep, out);
         sep = ",\n  ";
         if (!out_function(out, &p->funcs[i],
-                          profile_func_sampled(p, &p->funcs[i]) ? profile_sample_scale(p) : -1.0,
+                          profile_func_sampled(p, &p->funcs[i]) ? p : NULL,
                           top, err))
             return false;
     }

@@ -11,7 +11,9 @@
 #include "graph/path.h"
 #include "graph/ppp.h"
 #include "pathprof-abi.h"
+#include "estimate_out.h"
 #include "path_text.h"
+#include "query/estimate.h"
 #include "query/rank.h"
 #include "report.h"
 #include "report_header.h"
@@ -44,14 +46,15 @@ static void out_table_title(FILE *out, const char *title, size_t n, uint64_t top
 }
 
 /* "~E", the estimate of a sampled count (docs/sampling.md), right-aligned
- * in WIDTH; "?" when nothing was sampled to scale by. */
-static void out_estimate(FILE *out, uint64_t count, double scale, int width)
+ * in WIDTH; "~?" when nothing was sampled to scale by. */
+static void out_estimate(FILE *out, const struct pp_profile *p, uint64_t count, int width)
 {
+    struct pp_estimate e = estimate_count(p, count, 1);
     char buf[40];
-    if (scale == 0.0)
+    if (!e.known)
         snprintf(buf, sizeof buf, "~?");
     else
-        snprintf(buf, sizeof buf, "~%.0f", (double)count * scale);
+        snprintf(buf, sizeof buf, "~%.0f", e.value);
     fprintf(out, "%*s", width, buf);
 }
 
@@ -76,7 +79,7 @@ static bool out_functions(FILE *out, const struct pp_profile *p, const bool *sel
         char paths[48];
         snprintf(paths, sizeof paths, "%" PRIu64 "/%" PRIu64, f->nrecords, f->meta->npaths);
         if (profile_func_sampled(p, f))
-            out_estimate(out, f->total, profile_sample_scale(p), 20);
+            out_estimate(out, p, f->total, 20);
         else
             fprintf(out, "%20" PRIu64, f->total);
         fprintf(out, " %6.1f%% %21s  ", percent(f->total, total), paths);
@@ -123,9 +126,9 @@ static bool out_path(FILE *out, const struct pp_profile *p, const struct ranked_
     out_func(out, m);
     fprintf(out, "  path %" PRIu64 "\n    ", rp->id);
     if (profile_func_sampled(p, &p->funcs[rp->func])) {
-        fputs("estimate ", out);
-        out_estimate(out, rp->count, profile_sample_scale(p), 0);
-        fprintf(out, " (seen %" PRIu64 " times in bursts)\n    ", rp->count);
+        struct pp_estimate e = estimate_count(p, rp->count, 1);
+        estimate_text(out, &e, rp->count);
+        fputs("\n    ", out);
     }
     if (by_weight)
         fprintf(out, "count %" PRIu64 " x %" PRIu32 " blocks = %" PRIu64 " (%.1f%%)",

@@ -8,19 +8,23 @@
 #     its analyzer threads, which a loaded machine disturbs less than wall
 #     time; wall time beside it): count; sampled at PATHPROF_SAMPLE=0, 1/10000
 #     and 1/1000; sampled-stream with ksf k = 8 at 1/10000;
+#   - with --instructions, instructions executed (valgrind's cachegrind,
+#     deterministic where CPU time on a shared machine is not) of native,
+#     count and sampled at 0 and 1/10000 on the first 2 MB of the input;
 #   - accuracy at 1/1000 and 1/100 against count's exact profile: the
 #     largest relative error of a hot path's estimate (>= 0.1% of all path
 #     executions) and the hot paths found (tests/sampling/cmp.pl).
-# Usage: perfctl/micro/sampling.sh [--runs N] [--size BYTES]
+# Usage: perfctl/micro/sampling.sh [--runs N] [--size BYTES] [--instructions]
 # Results: stdout and build/bench/sampling/results.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-runs=3 size=20000000
+runs=3 size=20000000 instructions=0
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
         --size) size=$2; shift 2 ;;
+        --instructions) instructions=1; shift ;;
         *) echo "perfctl/micro/sampling.sh: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
     esac
 done
@@ -81,6 +85,28 @@ for rate in 1000 100; do
 "
 done
 
+# Instructions: the same binaries under cachegrind (no cache simulation).
+ins=""
+if [ "$instructions" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "sampling.sh: --instructions needs valgrind" >&2; exit 2; }
+    head -c 2000000 "$S/input.dat" >"$S/input-2m.dat"
+    irefs() {
+        env "$@" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+            -- "$S/$b/bzip2" -c "$S/input-2m.dat" 2>&1 >/dev/null |
+            awk '/I *refs/ { gsub(",", "", $NF); print $NF }'
+    }
+    declare -A irs
+    for c in "native native" "count count" "sample-0 sampled PATHPROF_SAMPLE=0" \
+             "sample-10000 sampled PATHPROF_SAMPLE=1/10000"; do
+        read -r name b env <<<"$c"
+        # shellcheck disable=SC2086
+        irs[$name]=$(irefs PATHPROF_OUT="$S/ins.prof" $env)
+        ins="$ins$(awk -v n="$name" -v i="${irs[$name]}" -v nat="${irs[native]}" \
+            'BEGIN { printf "| %s | %d | %.3fx |", n, i, i / nat }')
+"
+    done
+fi
+
 {
     echo "## sampling=yes on bzip2 ($(basename "$src"), bzip2 -c of $size bytes, $runs rounds)"
     echo
@@ -102,6 +128,12 @@ done
             'BEGIN { printf "| %s | %.2f | %.3fx |%s | %.2f | %.3fx |\n", n, m, m / nat, all, w, w / natw }'
     done
     echo
+    if [ -n "$ins" ]; then
+        echo "| configuration (first 2 MB) | instructions | vs native |"
+        echo "| --- | ---: | ---: |"
+        printf '%s' "$ins"
+        echo
+    fi
     echo "| rate (bursts of 100) | largest hot-path error | hot paths found |"
     echo "| --- | ---: | ---: |"
     printf '%s' "$acc"

@@ -476,6 +476,33 @@ static void bursts(void)
           "bursts: a BURST pops every activation, then no orphans or resyncs");
 }
 
+static void burst_tails(void)
+{
+    /* After a BURST end, frames that were in the instrumented copy finish
+     * their paths (tails) and leave through their checking copy, with no
+     * RET.  mainSort (1) runs in a burst; mainQSort3 (2) is entered in it
+     * and calls mainSimpleSort (3), in which the burst ends; 3 and then 2
+     * finish their paths after the END, 2's with START (its first path),
+     * and 2 returns from its checking copy; 1's tail path follows.  Every
+     * activation opened after the END is popped at once: 1's path must not
+     * land in 2's activation (a mismatch, and a k-iteration path mixing
+     * two functions' IDs: bzip2 at any rate, ksf k = 8). */
+    struct stream s = {.n = 0};
+    burst(&s, PATHPROF_BURST_BEGIN);
+    path(&s, 0, 1, 1);
+    path(&s, S, 3, 0);
+    burst(&s, PATHPROF_BURST_END);
+    path(&s, 0, 3, 4);
+    path(&s, S, 2, 7);
+    path(&s, 0, 1, 9);
+    resume(&s, 9, 0x900);
+    path(&s, 0, 9, 1);
+    burst(&s, PATHPROF_BURST_BEGIN);
+    path(&s, 0, 1, 1);
+    check(&s, "Bbegin-0 P1@1+ P3@2+ Bend-2 P3@1+- P2@1+- P1@1+- R9@1-1(9/900)+ P9@1+- Bbegin-0 P1@1+ |d=1",
+          "burst tails: after a BURST end every activation is popped by the event that opened it");
+}
+
 int main(void)
 {
     nested_calls();
@@ -489,5 +516,6 @@ int main(void)
     deep_and_reset();
     fast_forms();
     bursts();
+    burst_tails();
     return done_testing();
 }
