@@ -18,7 +18,7 @@ struct pp_options pp_opts = {
   false,
   NULL, NULL, NULL, NULL,
   NULL, false, false,          /* ppp_file, ppp_others_none, ppp_scope_hash */
-  false, 0, 0, true            /* tpp, tpp_i, tpp_j, tpp_obvious */
+  false, 0, 0, NULL, true      /* tpp, tpp_i, tpp_j, edge_profile, tpp_obvious */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -221,6 +221,18 @@ parse_one (const char *key, const char *value)
     }
   if (!strcmp (key, "tpp"))
     return parse_tpp (value);
+  if (!strcmp (key, "edge-profile"))
+    {
+      if (value && *value)
+        {
+          pp_opts.edge_profile = value;
+          return true;
+        }
+      error ("pathprof: plugin argument %<edge-profile%> needs a file: a "
+             "pathprof profile of a plain Ball-Larus build of the same "
+             "source, whose path counts give TPP its edge counts");
+      return false;
+    }
   const char **list = NULL;
   if (!strcmp (key, "include"))
     list = &pp_opts.include;
@@ -276,7 +288,7 @@ parse_one (const char *key, const char *value)
     }
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
-         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, ppp-scope, tpp, tpp-obvious", key);
+         "exclude, include-file, exclude-file, verbose, verify, sampling, ppp, ppp-others, ppp-scope, tpp, tpp-obvious, edge-profile", key);
   return false;
 }
 
@@ -316,6 +328,12 @@ pp_parse_options (int argc, struct plugin_argument *argv)
     {
       error ("pathprof: plugin argument %<tpp%> cannot be combined with "
              "%<ppp%> or %<sampling=yes%> (yet)");
+      ok = false;
+    }
+  if (ok && pp_opts.edge_profile && !pp_opts.tpp)
+    {
+      error ("pathprof: plugin argument %<edge-profile%> is the edge profile "
+             "of %<tpp%>: give %<tpp=I,J%> too");
       ok = false;
     }
   if (ok && pp_opts.tpp)

@@ -23,6 +23,7 @@
 #include "ppp-plan.h"
 #include "ppp-probe.h"
 #include "tpp.h"
+#include "tpp-counts.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -162,7 +163,8 @@ execute_pathprof (void)
       fn_plan *p = new fn_plan;
       pp_ppp_choice ppp;
       p->node = node;
-      if (!pp_build_dag (&p->dag, pp_opts.tpp ? &pp_tpp_hooks : NULL))
+      if ((pp_opts.tpp && !pp_tpp_counts_begin ())
+          || !pp_build_dag (&p->dag, pp_opts.tpp ? &pp_tpp_hooks : NULL))
         {
           pop_cfun ();
           delete p;

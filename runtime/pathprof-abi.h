@@ -41,6 +41,9 @@
 #define PATHPROF_TPP_CONFIG(i, j) ((uint32_t)(i) | ((uint32_t)(j) << 8))
 #define PATHPROF_TPP_I(word) ((unsigned)((word) & 0xff))
 #define PATHPROF_TPP_J(word) ((unsigned)(((word) >> 8) & 0xff))
+/* The edge profile was an earlier pathprof profile (edge-profile=FILE),
+ * not GCC's -fprofile-use counts. */
+#define PATHPROF_TPP_FROM_PATHPROF (1u << 16)
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u

@@ -200,7 +200,7 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
         return pp_fail(err, "reserved word %#" PRIx32 " in a function with neither PPP nor TPP",
                        word);
     if ((f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) &&
-        (f->tpp >> 16 || PATHPROF_TPP_I(f->tpp) > 100 || PATHPROF_TPP_J(f->tpp) > 100))
+        ((f->tpp & ~PATHPROF_TPP_FROM_PATHPROF) >> 16 || PATHPROF_TPP_I(f->tpp) > 100 || PATHPROF_TPP_J(f->tpp) > 100))
         return pp_fail(err, "bad TPP configuration word %#" PRIx32, f->tpp);
     /* The last ID of a TPP function is its cold counter, not a path: the
      * rest of the CLI sees the hot paths only (and pp_func.cold). */
