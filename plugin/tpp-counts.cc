@@ -77,6 +77,15 @@ pp_tpp_counts_begin (void)
                 pp_opts.edge_profile);
       return true;
     }
+  /* First: a tpp or ppp profile's checksums are of other DAGs.  */
+  if (f->inexact)
+    {
+      error_at (loc, "pathprof: function %qs of %s cannot take its edge "
+                "counts from %s: %s; profile a plain Ball-Larus build "
+                "(plugin argument %<edge-profile%>)", name, file,
+                pp_opts.edge_profile, f->inexact);
+      return false;
+    }
   if (f->checksum != checksum)
     {
       char want[24], have[24];
@@ -87,14 +96,6 @@ pp_tpp_counts_begin (void)
                 "%s in this build (same source and options needed, "
                 "plugin argument %<edge-profile%>)", name, file,
                 pp_opts.edge_profile, want, have);
-      return false;
-    }
-  if (f->inexact)
-    {
-      error_at (loc, "pathprof: function %qs of %s cannot take its edge "
-                "counts from %s: %s; profile a plain Ball-Larus build "
-                "(plugin argument %<edge-profile%>)", name, file,
-                pp_opts.edge_profile, f->inexact);
       return false;
     }
   current = f;
