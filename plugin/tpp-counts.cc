@@ -8,9 +8,7 @@
  * read, even when present. */
 #include "gcc-headers.h"
 #include "tpp-counts.h"
-#include "dag.h"
 #include "edge-profile.h"
-#include "metadata.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -55,20 +53,15 @@ load_file (void)
 }
 
 bool
-pp_tpp_counts_begin (void)
+pp_tpp_counts_begin (const char *name, uint64_t checksum)
 {
   current = NULL;
   if (!pp_opts.edge_profile)
     return true;
   if (!load_file ())
     return false;
-  const char *name = pp_meta_function_name ();
   const char *file = DECL_SOURCE_FILE (current_function_decl);
   location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
-  pp_dag plain;
-  if (!pp_build_dag (&plain, NULL))
-    return false;
-  uint64_t checksum = pp_meta_checksum (name, &plain);
   const pp_ep_func *f = pp_ep_find (name, file, checksum);
   if (!f)
     {

@@ -8,11 +8,13 @@
 #include "gcc-headers.h"
 
 /* Before pass.cc builds cfun's TPP DAG: with edge-profile=FILE, finds
-   cfun in FILE (loaded on first use) by its name, file and the checksum
-   of its plain Ball-Larus DAG, built here for that.  False after error ()
+   cfun in FILE (loaded on first use) by its NAME (pp_meta_function_name),
+   its file and CHECKSUM, that of its plain Ball-Larus DAG (numbered
+   without TPP, as the profiled build numbered it).  False after error ()
    when FILE is unreadable or the function changed since FILE was
-   profiled; the function is then not instrumented.  */
-bool pp_tpp_counts_begin (void);
+   profiled; the function is then not instrumented.  Without FILE, only
+   forgets the previous function.  */
+bool pp_tpp_counts_begin (const char *name, uint64_t checksum);
 
 /* Whether cfun has an edge profile: GCC's (PROFILE_READ) or FILE's.
    Without it TPP numbers the function as plain Ball-Larus.  */
