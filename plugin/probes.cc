@@ -201,6 +201,47 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
   return add_const (seq, r, a.add);
 }
 
+/* verbose: the static probes of cfun (the TPP paper's Table 4 counts
+   them; perfctl/tpp-bench adds these lines up): the places that get code,
+   edges and path ends, and what they do: counter updates (a path's count,
+   the cold counter, a derived path's counter, each one), register
+   updates (an increment, a reset, a poison; none when no count reads the
+   register).  */
+static void
+describe_probes (const std::map<edge, action> &on_edge,
+                 const std::map<int, action> &at_end,
+                 const std::map<edge, uint64_t> &eh_end)
+{
+  unsigned counts = (unsigned) eh_end.size (), regs = 0;
+  for (std::map<edge, action>::const_iterator it = on_edge.begin ();
+       it != on_edge.end (); ++it)
+    {
+      const action &a = it->second;
+      counts += (a.count ? 1 : 0) + (unsigned) a.derived.size ();
+      regs += (a.reset || a.add) ? 1 : 0;
+    }
+  for (std::map<int, action>::const_iterator it = at_end.begin ();
+       it != at_end.end (); ++it)
+    counts += (it->second.count ? 1 : 0) + (unsigned) it->second.derived.size ();
+  /* Register updates that no count reads are dead code GCC removes.  */
+  bool reads_r = !eh_end.empty ();
+  for (std::map<edge, action>::const_iterator it = on_edge.begin ();
+       it != on_edge.end (); ++it)
+    reads_r |= it->second.count && !it->second.cold;
+  for (std::map<int, action>::const_iterator it = at_end.begin ();
+       it != at_end.end (); ++it)
+    reads_r |= it->second.count && !it->second.cold;
+  if (!reads_r)
+    regs = 0;
+  inform (DECL_SOURCE_LOCATION (current_function_decl),
+          "pathprof: %qs: probes at %u places (%u edges, %u path ends, %u "
+          "EH edges): %u counter updates, %u register updates",
+          function_name (cfun),
+          (unsigned) (on_edge.size () + at_end.size () + eh_end.size ()),
+          (unsigned) on_edge.size (), (unsigned) at_end.size (),
+          (unsigned) eh_end.size (), counts, regs);
+}
+
 bool
 returns_twice_p (gimple *s)
 {
@@ -591,6 +632,9 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
                 = PATHPROF_MARK_RESUME;
             resume_on_edge[v] = true;
           }
+
+  if (pp_opts.verbose)
+    describe_probes (on_edge, at_end, eh_end);
 
   /* Give every edge with code a block of its own.  */
   std::map<int, action> in_block;   /* new block index -> its action */
