@@ -134,6 +134,17 @@ pp_tpp_mark_cold (pp_dag *dag, std::vector<int> *entry_dummy)
       return;
     }
   dag->tpp = PP_TPP_ON;
+  /* The spanning tree keeps increments off the frequent edges by their
+     weight, GCC's count (dag.cc): with edge-profile=FILE, GCC's counts
+     are guesses, FILE's are measured.  */
+  if (pp_opts.edge_profile)
+    for (size_t i = 0; i < dag->edges.size (); i++)
+      {
+        pp_edge &e = dag->edges[i];
+        if (e.kind == PATHPROF_EDGE_REAL && e.cfg && e.src != PP_ENTRY
+            && e.dst != PP_EXIT)
+          e.weight = pp_tpp_edge_count (e.cfg);
+      }
   pp_tpp_disconnect_loops (dag, entry_dummy);
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
