@@ -109,9 +109,10 @@ check_tpp (void)
   if (pp_opts.mode == PP_MODE_STREAM)
     {
       error ("pathprof: plugin argument %<tpp%> works in %<mode=count%> "
-             "only for now: a stream of TPP path IDs has no ID for a path "
-             "through a cold edge, so the k-iteration analyzers would see "
-             "wrong sequences (docs/tpp.md)");
+             "only: in a stream, obvious paths would emit nothing and every "
+             "path through a cold edge the one cold ID, so the k-iteration "
+             "and whole-program analyzers would see wrong sequences; profile "
+             "streams of a plain Ball-Larus build (docs/tpp.md, \"Streams\")");
       return false;
     }
   /* Hot IDs must stay far below the poison (tpp.h).  */
