@@ -112,7 +112,7 @@ check_tpp (void)
              "only: in a stream, obvious paths would emit nothing and every "
              "path through a cold edge the one cold ID, so the k-iteration "
              "and whole-program analyzers would see wrong sequences; profile "
-             "streams of a plain Ball-Larus build (docs/tpp.md, \"Streams\")");
+             "streams of a plain Ball-Larus build (docs/tpp.md, %<Streams%>)");
       return false;
     }
   /* Hot IDs must stay far below the poison (tpp.h).  */
