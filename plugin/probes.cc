@@ -45,8 +45,7 @@ struct emitter {
   bool stream;
   bool ppp;            /* preferential numbering: ppp-probe.cc counts */
   uint32_t fn_index;   /* the function's index in the TU directory */
-  bool tpp;            /* some path may be poisoned (tpp.h): clamp to cold_id */
-  uint64_t cold_id;
+  uint64_t cold_id;    /* TPP: the first ID of the cold region (tpp.h) */
 };
 
 tree
@@ -137,14 +136,6 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false)
     {
       pp_ppp_count_word (seq, v);
       return;
-    }
-  if (em->tpp && TREE_CODE (v) != INTEGER_CST)
-    {
-      /* A poisoned path's value lies far above every hot ID (tpp.h).  */
-      tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_tpp");
-      gimple_seq_add_stmt (seq, gimple_build_assign (
-          t, MIN_EXPR, v, cst (path_base (em) + em->cold_id)));
-      v = t;
     }
   if (!em->hash)
     {
@@ -366,7 +357,7 @@ end_path_on_eh_edge (const emitter *em, basic_block bb, tree r,
         continue;
       gimple_seq seq = NULL;
       if (eh_cold.count (e))
-        r = cst (PP_TPP_POISON);   /* counted as cold at the pad */
+        r = cst (em->cold_id);   /* counted as cold at the pad */
       (*eh_index)[e] = add_const (&seq, r, path_base (em) + it->second);
       if (seq)
         {
@@ -471,20 +462,19 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.stream = (lay->flags & PATHPROF_FN_STREAM) != 0;
   em.ppp = (lay->flags & PATHPROF_FN_PPP) != 0;
   em.fn_index = lay->fn_index;
-  em.tpp = pp_tpp_has_cold (dag);
-  em.cold_id = (uint64_t) dag->npaths - 1;
+  em.cold_id = dag->tpp == PP_TPP_ON ? pp_tpp_cold_id (dag) : 0;
   bool resume_fn = (lay->flags & PATHPROF_FN_RESUME) != 0;
 
   /* TPP: the poisoned register on entry to each node (tpp.h); in a node
      no hot edge touches, r is the bare poison all along.  */
   std::vector<bool> hot_node (dag->nodes.size (), false);
-  std::vector<uint64_t> poison (dag->nodes.size (), PP_TPP_POISON);
+  std::vector<uint64_t> poison (dag->nodes.size (), em.cold_id);
   for (size_t i = 0; i < dag->edges.size (); i++)
     if (!dag->edges[i].cold)
       hot_node[dag->edges[i].src] = hot_node[dag->edges[i].dst] = true;
   for (size_t v = 0; v < dag->nodes.size (); v++)
     if (hot_node[v])
-      poison[v] = PP_TPP_POISON - dag->nodes[v].pot;
+      poison[v] = em.cold_id - dag->nodes[v].pot;
 
   /* Register value on entry to each node that starts paths.  */
   std::vector<uint64_t> reset (poison);

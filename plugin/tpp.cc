@@ -183,14 +183,22 @@ pp_tpp_after_cut (pp_dag *dag, int w, int d)
   dag->edges[d].cold = !hot;
 }
 
-/* After numbering: one more ID, the last, counts every path through a
-   cold edge; then the obvious paths.  */
+/* After numbering: the H hot IDs are followed by the cold region, H + 1
+   IDs (tpp.h), or, when no edge is cold, by one cold ID that stays 0;
+   then the obvious paths.  */
 static void
 after_numbering (pp_dag *dag)
 {
   if (dag->tpp == PP_TPP_ON)
-    dag->npaths += 1;
+    dag->npaths = pp_tpp_has_cold (dag) ? 2 * dag->npaths + 1 : dag->npaths + 1;
   pp_tpp_find_obvious (dag);
+}
+
+uint64_t
+pp_tpp_cold_id (const pp_dag *dag)
+{
+  return (uint64_t) (pp_tpp_has_cold (dag) ? (dag->npaths - 1) / 2
+                                           : dag->npaths - 1);
 }
 
 const pp_dag_hooks pp_tpp_hooks = {
@@ -224,5 +232,6 @@ pp_tpp_config (const pp_dag *dag)
   if (dag->tpp == PP_TPP_OFF)
     return 0;
   return PATHPROF_TPP_CONFIG (pp_opts.tpp_i, pp_opts.tpp_j)
-         | (pp_opts.edge_profile ? PATHPROF_TPP_FROM_PATHPROF : 0);
+         | (pp_opts.edge_profile ? PATHPROF_TPP_FROM_PATHPROF : 0)
+         | (pp_tpp_has_cold (dag) ? PATHPROF_TPP_COLD_REGION : 0);
 }

@@ -51,7 +51,9 @@ struct pp_func_meta {
     uint64_t checksum;
     uint32_t flags;       /* PATHPROF_FN_* */
     uint32_t line;
-    uint64_t npaths;      /* hot path IDs; with TPP, ID npaths is the cold counter */
+    uint64_t npaths;      /* hot path IDs; with TPP, IDs npaths .. npaths + cold_ids - 1
+                             are cold (one cold counter, or the cold region) */
+    uint64_t cold_ids;    /* TPP: 1, or npaths + 1 with PATHPROF_TPP_COLD_REGION; else 0 */
     uint32_t tpp;         /* TPP and TPP_NOPROFILE: PATHPROF_TPP_CONFIG (i, j); else 0 */
     uint64_t counter_offset;
     uint64_t verify_offset;

@@ -54,9 +54,11 @@ bool tpp_summarize(const struct pp_profile *p, struct tpp_summary *s)
         const struct pp_func_meta *m = f->meta;
         if (!m || !(m->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)))
             continue;
+        /* The cold region is the function's layout, not the configuration. */
+        uint32_t config = m->tpp & ~PATHPROF_TPP_COLD_REGION;
         if (s->tpp_funcs + s->noprofile_funcs == 0)
-            s->config = m->tpp;
-        else if (m->tpp != s->config)
+            s->config = config;
+        else if (config != s->config)
             s->mixed = true;
         if (m->flags & PATHPROF_FN_TPP) {
             s->tpp_funcs++;
