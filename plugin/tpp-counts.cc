@@ -18,10 +18,13 @@ static int file_state;
 /* cfun's entry in FILE, NULL when it has none.  */
 static const pp_ep_func *current;
 
+/* A count read from the .gcda is precise; GCC guesses the counts of a
+   function that never ran in training (all its counts were 0), and a
+   guess is no measurement: such a block has no flow, as in a profile.  */
 static gcov_type
 gcc_count (profile_count c)
 {
-  if (!c.initialized_p ())
+  if (!c.initialized_p () || !c.precise_p ())
     return 0;
   gcov_type g = c.to_gcov_type ();
   return g < 0 ? 0 : g;
