@@ -18,7 +18,7 @@ struct pp_options pp_opts = {
   false,
   NULL, NULL, NULL, NULL,
   NULL, false, false, false,   /* ppp_file, ppp_others_none, ppp_scope_hash, ppp_total */
-  false, 0, 0, true,           /* tpp, tpp_i, tpp_j, tpp_obvious */
+  false, 0, 0, NULL, true,     /* tpp, tpp_i, tpp_j, edge_profile, tpp_obvious */
   false, false, false          /* vpp, mode_given, sampling_given */
 };
 
@@ -110,9 +110,10 @@ check_tpp (void)
   if (pp_opts.mode == PP_MODE_STREAM)
     {
       error ("pathprof: plugin argument %<tpp%> works in %<mode=count%> "
-             "only for now: a stream of TPP path IDs has no ID for a path "
-             "through a cold edge, so the k-iteration analyzers would see "
-             "wrong sequences (docs/tpp.md)");
+             "only: in a stream, obvious paths would emit nothing and every "
+             "path through a cold edge the one cold ID, so the k-iteration "
+             "and whole-program analyzers would see wrong sequences; profile "
+             "streams of a plain Ball-Larus build (docs/tpp.md, %<Streams%>)");
       return false;
     }
   /* Hot IDs must stay far below the poison (tpp.h).  */
@@ -265,6 +266,18 @@ parse_one (const char *key, const char *value)
     }
   if (!strcmp (key, "tpp"))
     return parse_tpp (value);
+  if (!strcmp (key, "edge-profile"))
+    {
+      if (value && *value)
+        {
+          pp_opts.edge_profile = value;
+          return true;
+        }
+      error ("pathprof: plugin argument %<edge-profile%> needs a file: a "
+             "pathprof profile of a plain Ball-Larus build of the same "
+             "source, whose path counts give TPP its edge counts");
+      return false;
+    }
   const char **list = NULL;
   if (!strcmp (key, "include"))
     list = &pp_opts.include;
@@ -332,7 +345,7 @@ parse_one (const char *key, const char *value)
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
          "exclude, include-file, exclude-file, verbose, verify, sampling, vpp, ppp, ppp-others, "
-         "ppp-scope, ppp-uninteresting, tpp, tpp-obvious", key);
+         "ppp-scope, ppp-uninteresting, tpp, tpp-obvious, edge-profile", key);
   return false;
 }
 
@@ -375,6 +388,12 @@ pp_parse_options (int argc, struct plugin_argument *argv)
     {
       error ("pathprof: plugin argument %<tpp%> cannot be combined with "
              "%<ppp%> or %<sampling=yes%> (yet)");
+      ok = false;
+    }
+  if (ok && pp_opts.edge_profile && !pp_opts.tpp)
+    {
+      error ("pathprof: plugin argument %<edge-profile%> is the edge profile "
+             "of %<tpp%>: give %<tpp=I,J%> too");
       ok = false;
     }
   if (ok && pp_opts.tpp)

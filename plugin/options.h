@@ -44,6 +44,8 @@ struct pp_options {
      loop disconnection threshold J, in percent.  */
   bool tpp;
   unsigned tpp_i, tpp_j;
+  const char *edge_profile; /* edge-profile=FILE: TPP's edge counts from a
+                               pathprof profile (tpp-counts.cc), NULL: GCC's */
   bool tpp_obvious;     /* tpp-obvious: obvious-path elimination (default on) */
   /* vpp=yes: variational path profiling (docs/vpp.md): sampling with
      bursts of one path, in stream mode, the instrumented copy's path ends

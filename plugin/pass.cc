@@ -23,6 +23,7 @@
 #include "ppp-plan.h"
 #include "ppp-probe.h"
 #include "tpp.h"
+#include "tpp-counts.h"
 #include "pathprof-abi.h"
 
 int plugin_is_GPL_compatible;
@@ -121,6 +122,20 @@ refresh_call_vops (void)
     }
 }
 
+/* TPP's edge counts for cfun (tpp-counts.h): with edge-profile=FILE, its
+   entry there is found by the checksum of its plain Ball-Larus DAG.  */
+static bool
+tpp_counts_begin (void)
+{
+  if (!pp_opts.edge_profile)
+    return pp_tpp_counts_begin (NULL, 0);
+  pp_dag plain;
+  if (!pp_build_dag (&plain, NULL))
+    return false;
+  const char *name = pp_meta_function_name ();
+  return pp_tpp_counts_begin (name, pp_meta_checksum (name, &plain));
+}
+
 unsigned int
 execute_pathprof (void)
 {
@@ -162,7 +177,8 @@ execute_pathprof (void)
       fn_plan *p = new fn_plan;
       pp_ppp_choice ppp;
       p->node = node;
-      if (!pp_build_dag (&p->dag, pp_opts.tpp ? &pp_tpp_hooks : NULL))
+      if ((pp_opts.tpp && !tpp_counts_begin ())
+          || !pp_build_dag (&p->dag, pp_opts.tpp ? &pp_tpp_hooks : NULL))
         {
           pop_cfun ();
           delete p;

@@ -46,8 +46,7 @@ struct emitter {
   bool stream;
   bool ppp;            /* preferential numbering: ppp-probe.cc counts */
   uint32_t fn_index;   /* the function's index in the TU directory */
-  bool tpp;            /* some path may be poisoned (tpp.h): clamp to cold_id */
-  uint64_t cold_id;
+  uint64_t cold_id;    /* TPP: the first ID of the cold region (tpp.h) */
 };
 
 tree
@@ -143,14 +142,6 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false,
       pp_ppp_count_word (seq, v, pp_ppp_site (em->lay, end_edge));
       return;
     }
-  if (em->tpp && TREE_CODE (v) != INTEGER_CST)
-    {
-      /* A poisoned path's value lies far above every hot ID (tpp.h).  */
-      tree t = make_temp_ssa_name (uint64_type_node, NULL, "pp_tpp");
-      gimple_seq_add_stmt (seq, gimple_build_assign (
-          t, MIN_EXPR, v, cst (path_base (em) + em->cold_id)));
-      v = t;
-    }
   if (!em->hash)
     {
       bump (em, seq, v);
@@ -204,6 +195,47 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
   if (a.reset)
     return cst (a.reset_val);
   return add_const (seq, r, a.add);
+}
+
+/* verbose: the static probes of cfun (the TPP paper's Table 4 counts
+   them; perfctl/tpp-bench adds these lines up): the places that get code,
+   edges and path ends, and what they do: counter updates (a path's count,
+   the cold counter, a derived path's counter, each one), register
+   updates (an increment, a reset, a poison; none when no count reads the
+   register).  */
+static void
+describe_probes (const std::map<edge, action> &on_edge,
+                 const std::map<int, action> &at_end,
+                 const std::map<edge, uint64_t> &eh_end)
+{
+  unsigned counts = (unsigned) eh_end.size (), regs = 0;
+  for (std::map<edge, action>::const_iterator it = on_edge.begin ();
+       it != on_edge.end (); ++it)
+    {
+      const action &a = it->second;
+      counts += (a.count ? 1 : 0) + (unsigned) a.derived.size ();
+      regs += (a.reset || a.add) ? 1 : 0;
+    }
+  for (std::map<int, action>::const_iterator it = at_end.begin ();
+       it != at_end.end (); ++it)
+    counts += (it->second.count ? 1 : 0) + (unsigned) it->second.derived.size ();
+  /* Register updates that no count reads are dead code GCC removes.  */
+  bool reads_r = !eh_end.empty ();
+  for (std::map<edge, action>::const_iterator it = on_edge.begin ();
+       it != on_edge.end (); ++it)
+    reads_r |= it->second.count && !it->second.cold;
+  for (std::map<int, action>::const_iterator it = at_end.begin ();
+       it != at_end.end (); ++it)
+    reads_r |= it->second.count && !it->second.cold;
+  if (!reads_r)
+    regs = 0;
+  inform (DECL_SOURCE_LOCATION (current_function_decl),
+          "pathprof: %qs: probes at %u places (%u edges, %u path ends, %u "
+          "EH edges): %u counter updates, %u register updates",
+          function_name (cfun),
+          (unsigned) (on_edge.size () + at_end.size () + eh_end.size ()),
+          (unsigned) on_edge.size (), (unsigned) at_end.size (),
+          (unsigned) eh_end.size (), counts, regs);
 }
 
 bool
@@ -331,7 +363,7 @@ end_path_on_eh_edge (const emitter *em, basic_block bb, tree r,
         continue;
       gimple_seq seq = NULL;
       if (eh_cold.count (e))
-        r = cst (PP_TPP_POISON);   /* counted as cold at the pad */
+        r = cst (em->cold_id);   /* counted as cold at the pad */
       (*eh_index)[e] = add_const (&seq, r, path_base (em) + it->second);
       if (seq)
         {
@@ -436,20 +468,19 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.stream = (lay->flags & PATHPROF_FN_STREAM) != 0;
   em.ppp = (lay->flags & PATHPROF_FN_PPP) != 0;
   em.fn_index = lay->fn_index;
-  em.tpp = pp_tpp_has_cold (dag);
-  em.cold_id = (uint64_t) dag->npaths - 1;
+  em.cold_id = dag->tpp == PP_TPP_ON ? pp_tpp_cold_id (dag) : 0;
   bool resume_fn = (lay->flags & PATHPROF_FN_RESUME) != 0;
 
   /* TPP: the poisoned register on entry to each node (tpp.h); in a node
      no hot edge touches, r is the bare poison all along.  */
   std::vector<bool> hot_node (dag->nodes.size (), false);
-  std::vector<uint64_t> poison (dag->nodes.size (), PP_TPP_POISON);
+  std::vector<uint64_t> poison (dag->nodes.size (), em.cold_id);
   for (size_t i = 0; i < dag->edges.size (); i++)
     if (!dag->edges[i].cold)
       hot_node[dag->edges[i].src] = hot_node[dag->edges[i].dst] = true;
   for (size_t v = 0; v < dag->nodes.size (); v++)
     if (hot_node[v])
-      poison[v] = PP_TPP_POISON - dag->nodes[v].pot;
+      poison[v] = em.cold_id - dag->nodes[v].pot;
 
   /* Register value on entry to each node that starts paths.  */
   std::vector<uint64_t> reset (poison);
@@ -600,6 +631,9 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
                 = PATHPROF_MARK_RESUME;
             resume_on_edge[v] = true;
           }
+
+  if (pp_opts.verbose)
+    describe_probes (on_edge, at_end, eh_end);
 
   /* Give every edge with code a block of its own.  */
   std::map<int, action> in_block;   /* new block index -> its action */

@@ -16,18 +16,10 @@
  * profile's. */
 #include "gcc-headers.h"
 #include "tpp.h"
+#include "tpp-counts.h"
 #include "dag.h"
 #include "options.h"
 #include "pathprof-abi.h"
-
-static gcov_type
-count_of (profile_count c)
-{
-  if (!c.initialized_p ())
-    return 0;
-  gcov_type g = c.to_gcov_type ();
-  return g < 0 ? 0 : g;
-}
 
 /* The DAG edge that is the REAL edge for CFG edge E into a block, or -1.  */
 static int
@@ -120,14 +112,14 @@ pp_tpp_disconnect_loops (pp_dag *dag, std::vector<int> *entry_dummy)
         continue;
       basic_block h = bb;
       std::vector<bool> in_loop = loop_body (h, latches[h->index]);
-      gcov_type hc = count_of (h->count), in = 0;
+      gcov_type hc = pp_tpp_block_count (h), in = 0;
       std::vector<edge> ends;
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, h->preds)
         if (!in_loop[e->src->index])
           {
-            in += count_of (e->count ());
+            in += pp_tpp_edge_count (e);
             ends.push_back (e);
           }
       if (hc <= 0

@@ -1,8 +1,9 @@
 /* tpp.cc - targeted path profiling: which DAG edges are cold (docs/tpp.md).
  *
- * The edge profile is GCC's own: our pass runs right after GCC's "profile"
+ * The edge profile is GCC's own (our pass runs right after GCC's "profile"
  * pass, so with -fprofile-use every block and edge count is the count read
- * from the .gcda file for exactly this CFG.  An edge is cold by the
+ * from the .gcda file for exactly this CFG) or an earlier pathprof profile
+ * (edge-profile=FILE); tpp-counts.cc gives either.  An edge is cold by the
  * paper's local criterion when it carries less than I% of its source
  * block's flow; an edge (or block) is then cold transitively when no
  * ENTRY->EXIT path of non-cold edges goes through it.  Cold edges are not
@@ -10,6 +11,7 @@
  * and one more ID, the last, is the cold counter. */
 #include "gcc-headers.h"
 #include "tpp.h"
+#include "tpp-counts.h"
 #include "dag.h"
 #include "options.h"
 #include "pathprof-abi.h"
@@ -17,23 +19,14 @@
 #include <map>
 #include <stdlib.h>
 
-static gcov_type
-count_of (profile_count c)
-{
-  if (!c.initialized_p ())
-    return 0;
-  gcov_type g = c.to_gcov_type ();
-  return g < 0 ? 0 : g;
-}
-
 /* The local criterion: E carries less than I% of its source's flow.  A
    block that never ran has no flow to divide: none of its edges is cold
    by itself (they become cold transitively when every way in is).  */
 static bool
 cold_by_criterion (edge e)
 {
-  gcov_type src = count_of (e->src->count);
-  gcov_type n = count_of (e->count ());
+  gcov_type src = pp_tpp_block_count (e->src);
+  gcov_type n = pp_tpp_edge_count (e);
   return src > 0
          && (unsigned __int128) n * 100 < (unsigned __int128) pp_opts.tpp_i * src;
 }
@@ -126,10 +119,14 @@ pp_tpp_mark_cold (pp_dag *dag, std::vector<int> *entry_dummy)
   dag->tpp = PP_TPP_OFF;
   if (!pp_opts.tpp)
     return;
-  if (profile_status_for_fn (cfun) != PROFILE_READ)
+  if (!pp_tpp_counts_known ())
     {
       dag->tpp = PP_TPP_NOPROFILE;
-      if (pp_opts.verbose)
+      if (pp_opts.verbose && pp_opts.edge_profile)
+        inform (DECL_SOURCE_LOCATION (current_function_decl),
+                "pathprof: %qs has no edge profile (not in %s): plain "
+                "Ball-Larus paths", function_name (cfun), pp_opts.edge_profile);
+      else if (pp_opts.verbose)
         inform (DECL_SOURCE_LOCATION (current_function_decl),
                 "pathprof: %qs has no edge profile (compile with "
                 "%<-fprofile-use%> after a %<-fprofile-generate%> run): "
@@ -137,6 +134,17 @@ pp_tpp_mark_cold (pp_dag *dag, std::vector<int> *entry_dummy)
       return;
     }
   dag->tpp = PP_TPP_ON;
+  /* The spanning tree keeps increments off the frequent edges by their
+     weight, GCC's count (dag.cc): with edge-profile=FILE, GCC's counts
+     are guesses, FILE's are measured.  */
+  if (pp_opts.edge_profile)
+    for (size_t i = 0; i < dag->edges.size (); i++)
+      {
+        pp_edge &e = dag->edges[i];
+        if (e.kind == PATHPROF_EDGE_REAL && e.cfg && e.src != PP_ENTRY
+            && e.dst != PP_EXIT)
+          e.weight = pp_tpp_edge_count (e.cfg);
+      }
   pp_tpp_disconnect_loops (dag, entry_dummy);
   for (size_t i = 0; i < dag->edges.size (); i++)
     {
@@ -175,14 +183,22 @@ pp_tpp_after_cut (pp_dag *dag, int w, int d)
   dag->edges[d].cold = !hot;
 }
 
-/* After numbering: one more ID, the last, counts every path through a
-   cold edge; then the obvious paths.  */
+/* After numbering: the H hot IDs are followed by the cold region, H + 1
+   IDs (tpp.h), or, when no edge is cold, by one cold ID that stays 0;
+   then the obvious paths.  */
 static void
 after_numbering (pp_dag *dag)
 {
   if (dag->tpp == PP_TPP_ON)
-    dag->npaths += 1;
+    dag->npaths = pp_tpp_has_cold (dag) ? 2 * dag->npaths + 1 : dag->npaths + 1;
   pp_tpp_find_obvious (dag);
+}
+
+uint64_t
+pp_tpp_cold_id (const pp_dag *dag)
+{
+  return (uint64_t) (pp_tpp_has_cold (dag) ? (dag->npaths - 1) / 2
+                                           : dag->npaths - 1);
 }
 
 const pp_dag_hooks pp_tpp_hooks = {
@@ -215,5 +231,7 @@ pp_tpp_config (const pp_dag *dag)
 {
   if (dag->tpp == PP_TPP_OFF)
     return 0;
-  return PATHPROF_TPP_CONFIG (pp_opts.tpp_i, pp_opts.tpp_j);
+  return PATHPROF_TPP_CONFIG (pp_opts.tpp_i, pp_opts.tpp_j)
+         | (pp_opts.edge_profile ? PATHPROF_TPP_FROM_PATHPROF : 0)
+         | (pp_tpp_has_cold (dag) ? PATHPROF_TPP_COLD_REGION : 0);
 }

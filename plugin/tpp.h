@@ -21,11 +21,16 @@ enum {
 };
 
 /* The poisoned path register: a cold edge into node V sets r to
-   PP_TPP_POISON - pot(V), so the path's end computes PP_TPP_POISON plus
-   the rest of its value (exactly, in 64-bit arithmetic), far above every
-   hot ID; the probe's min (r + inc, cold ID) then counts it as cold.
-   Hot IDs stay below PP_TPP_MAX_PATHS (options.h, which parses tpp=I,J).  */
-#define PP_TPP_POISON ((uint64_t) 1 << 62)
+   H - pot(V), H the number of hot IDs, so the path's end computes H plus
+   the rest of its value (exactly, in 64-bit arithmetic), which is below
+   the number of hot paths from V, at most H: every poisoned path lands in
+   the cold region H..2H (PATHPROF_TPP_COLD_REGION), counted by the same
+   probe as a hot path, no clamp.  Hot IDs stay below PP_TPP_MAX_PATHS
+   (options.h, which parses tpp=I,J).  */
+
+/* The first cold ID, H: where a poisoned register's path ends at the
+   least, and the one counter a path ending on a cold edge bumps.  */
+uint64_t pp_tpp_cold_id (const pp_dag *dag);
 
 /* The hooks pass.cc gives pp_build_dag with tpp (the three below, plus
    the cold counter's ID after numbering).  */
@@ -50,7 +55,8 @@ void pp_tpp_after_cut (pp_dag *dag, int w, int d);
    edges only obvious paths run through and fills dag->derived.  */
 void pp_tpp_find_obvious (pp_dag *dag);
 
-/* True when some edge of DAG is cold, so the probes need the poison.  */
+/* True when some edge of DAG is cold, so the probes need the poison (and
+   the function has the cold region).  */
 bool pp_tpp_has_cold (const pp_dag *dag);
 
 /* Directory flags (PATHPROF_FN_TPP*) and the configuration word of the

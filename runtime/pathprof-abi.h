@@ -48,6 +48,14 @@
 #define PATHPROF_TPP_CONFIG(i, j) ((uint32_t)(i) | ((uint32_t)(j) << 8))
 #define PATHPROF_TPP_I(word) ((unsigned)((word) & 0xff))
 #define PATHPROF_TPP_J(word) ((unsigned)(((word) >> 8) & 0xff))
+/* The edge profile was an earlier pathprof profile (edge-profile=FILE),
+ * not GCC's -fprofile-use counts. */
+#define PATHPROF_TPP_FROM_PATHPROF (1u << 16)
+/* The function's cold paths are counted in a cold region, not in one cold
+ * counter: with npaths (the directory's) = 2H + 1, IDs 0..H-1 are the hot
+ * paths and IDs H..2H are all cold, their sum the cold count (docs/tpp.md,
+ * "The poisoned register"). Without it, ID npaths - 1 is the cold counter. */
+#define PATHPROF_TPP_COLD_REGION (1u << 17)
 
 /* Edge kinds of the numbered DAG. */
 #define PATHPROF_EDGE_REAL 0u

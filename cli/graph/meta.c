@@ -202,14 +202,27 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
         return pp_fail(err, "reserved word %#" PRIx32 " in a function with neither PPP nor TPP",
                        word);
     if ((f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) &&
-        (f->tpp >> 16 || PATHPROF_TPP_I(f->tpp) > 100 || PATHPROF_TPP_J(f->tpp) > 100))
+        ((f->tpp & ~(PATHPROF_TPP_FROM_PATHPROF | PATHPROF_TPP_COLD_REGION)) >> 16 || PATHPROF_TPP_I(f->tpp) > 100 || PATHPROF_TPP_J(f->tpp) > 100))
         return pp_fail(err, "bad TPP configuration word %#" PRIx32, f->tpp);
-    /* The last ID of a TPP function is its cold counter, not a path: the
-     * rest of the CLI sees the hot paths only (and pp_func.cold). */
-    if (f->flags & PATHPROF_FN_TPP) {
+    /* The last ID of a TPP function is its cold counter, or its last H + 1
+     * IDs the cold region (2H + 1 IDs in all), not paths: the rest of the
+     * CLI sees the hot paths only (and pp_func.cold). */
+    f->cold_ids = 0;
+    if ((f->flags & PATHPROF_FN_TPP) && (f->tpp & PATHPROF_TPP_COLD_REGION)) {
+        if (f->npaths % 2 == 0)
+            return pp_fail(err, "a TPP function with a cold region has an even number of "
+                                "path IDs (%" PRIu64 ")", f->npaths);
+        f->cold_ids = f->npaths / 2 + 1;
+        f->npaths /= 2;
+    } else if (f->flags & PATHPROF_FN_TPP) {
         if (f->npaths == 0)
             return pp_fail(err, "a TPP function with no path ID for its cold counter");
+        f->cold_ids = 1;
         f->npaths--;
+    } else if (f->tpp & PATHPROF_TPP_COLD_REGION) {
+        return pp_fail(err, "a cold region in a function without cold edges");
+    } else if (f->ppp_total) {
+        f->cold_ids = 1; /* ID npaths: the total of the paths not interesting */
     }
     if (f->flags & PATHPROF_FN_VERIFY) {
         if (f->verify_offset > tu->ncounters || f->nverify > tu->ncounters - f->verify_offset)

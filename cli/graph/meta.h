@@ -54,7 +54,11 @@ struct pp_func_meta {
     uint32_t line_end;    /* the declaration line of the next function of its
                              file in the TU (nested functions and lambdas
                              aside): its own text ends before; 0 unknown */
-    uint64_t npaths;      /* hot path IDs; with TPP, ID npaths is the cold counter */
+    uint64_t npaths;      /* hot path IDs; with TPP, IDs npaths .. npaths + cold_ids - 1
+                             are cold (one cold counter, or the cold region); with
+                             ppp_total, ID npaths is the total of the others */
+    uint64_t cold_ids;    /* TPP: 1, or npaths + 1 with PATHPROF_TPP_COLD_REGION;
+                             ppp_total: 1; else 0 */
     uint32_t tpp;         /* TPP and TPP_NOPROFILE: PATHPROF_TPP_CONFIG (i, j); else 0 */
     uint64_t counter_offset;
     uint64_t verify_offset;

@@ -252,25 +252,32 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
     f->records = malloc(f->nrecords ? (size_t)f->nrecords * sizeof *f->records : 1);
     if (!f->records)
         return pp_fail(err, "out of memory");
-    for (i = 0; i < f->nrecords; i++) {
-        struct pp_path_count *r = &f->records[i];
+    uint64_t n = f->nrecords, last_cold = 0;
+    bool in_cold = false;
+    f->nrecords = 0;
+    for (i = 0; i < n; i++) {
+        struct pp_path_count *r = &f->records[f->nrecords];
         r->id = pp_take_u64(c);
         r->count = pp_take_u64(c);
-        if (((m->flags & PATHPROF_FN_TPP) || m->ppp_total) && r->id == m->npaths &&
-            r->count != 0 && i + 1 == f->nrecords) {
-            /* The cold counter (TPP) or the total of the paths that are
-             * not interesting (PPP), the highest ID, so the last record. */
-            f->cold = r->count;
-            f->nrecords--;
-            if (__builtin_add_overflow(f->total, r->count, &f->total))
+        if (r->id >= m->npaths && r->id - m->npaths < m->cold_ids) {
+            /* The cold counter or region (TPP), or the total of the paths
+             * that are not interesting (PPP, ppp-uninteresting=total): the
+             * highest IDs, so the last records, summed. */
+            if (r->count == 0 || (in_cold && r->id <= last_cold))
+                return pp_fail(err, "cold ID %" PRIu64 " recorded with count 0 or out of order",
+                               r->id);
+            in_cold = true;
+            last_cold = r->id;
+            if (__builtin_add_overflow(f->cold, r->count, &f->cold) ||
+                __builtin_add_overflow(f->total, r->count, &f->total))
                 return pp_fail(err, "its path counts add up to more than 2^64 - 1 (at the "
-                                    "cold counter)");
-            break;
+                                    "cold ID %" PRIu64 ")", r->id);
+            continue;
         }
-        if (r->id >= m->npaths)
+        if (r->id >= m->npaths || in_cold)
             return pp_fail(err, "path ID %" PRIu64 " out of range (%" PRIu64 " paths)", r->id,
                            m->npaths);
-        if (i > 0 && r->id <= f->records[i - 1].id)
+        if (f->nrecords > 0 && r->id <= f->records[f->nrecords - 1].id)
             return pp_fail(err, "path IDs not in ascending order at record %" PRIu64, i);
         if (r->count == 0)
             return pp_fail(err, "path %" PRIu64 " recorded with count 0", r->id);
@@ -280,6 +287,7 @@ static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struc
         if (__builtin_add_overflow(f->total, r->count, &f->total))
             return pp_fail(err, "its path counts add up to more than 2^64 - 1 (at path %"
                                 PRIu64 ")", r->id);
+        f->nrecords++;
     }
     if (!decode_all(m, f, err))
         return false;

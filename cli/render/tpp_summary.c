@@ -54,9 +54,11 @@ bool tpp_summarize(const struct pp_profile *p, struct tpp_summary *s)
         const struct pp_func_meta *m = f->meta;
         if (!m || !(m->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)))
             continue;
+        /* The cold region is the function's layout, not the configuration. */
+        uint32_t config = m->tpp & ~PATHPROF_TPP_COLD_REGION;
         if (s->tpp_funcs + s->noprofile_funcs == 0)
-            s->config = m->tpp;
-        else if (m->tpp != s->config)
+            s->config = config;
+        else if (config != s->config)
             s->mixed = true;
         if (m->flags & PATHPROF_FN_TPP) {
             s->tpp_funcs++;
@@ -73,16 +75,28 @@ bool tpp_summarize(const struct pp_profile *p, struct tpp_summary *s)
     return s->tpp_funcs + s->noprofile_funcs != 0;
 }
 
+/* Where the build took its edge counts from (the configuration word). */
+static const char *tpp_source_text(uint32_t config)
+{
+    return (config & PATHPROF_TPP_FROM_PATHPROF) ? "from an earlier pathprof profile (edge-profile)"
+                                                 : "of GCC's -fprofile-use";
+}
+
+static const char *tpp_source_json(uint32_t config)
+{
+    return (config & PATHPROF_TPP_FROM_PATHPROF) ? "pathprof" : "gcc";
+}
+
 void tpp_summary_text(FILE *out, const struct pp_profile *p)
 {
     struct tpp_summary s;
 
     if (!tpp_summarize(p, &s))
         return;
-    fprintf(out, "tpp        TPP(%u, %u)%s, edge profile of GCC's -fprofile-use: %zu functions "
+    fprintf(out, "tpp        TPP(%u, %u)%s, edge profile %s: %zu functions "
                  "numbered without their cold edges",
             PATHPROF_TPP_I(s.config), PATHPROF_TPP_J(s.config),
-            s.mixed ? " and other configurations" : "", s.tpp_funcs);
+            s.mixed ? " and other configurations" : "", tpp_source_text(s.config), s.tpp_funcs);
     if (s.noprofile_funcs)
         fprintf(out, ", %zu without an edge profile (plain Ball-Larus)", s.noprofile_funcs);
     fprintf(out, "\n           %" PRIu64 " paths measured one by one, %" PRIu64
@@ -99,10 +113,11 @@ void tpp_summary_json(FILE *out, const struct pp_profile *p)
         fputs(",\n \"tpp\":null", out);
         return;
     }
-    fprintf(out, ",\n \"tpp\":{\"i\":%u,\"j\":%u,\"mixed\":%s,\"functions\":%zu,"
+    fprintf(out, ",\n \"tpp\":{\"i\":%u,\"j\":%u,\"edge_source\":\"%s\",\"mixed\":%s,\"functions\":%zu,"
                  "\"no_edge_profile\":%zu,\"measured\":%" PRIu64 ",\"cold\":%" PRIu64
                  ",\"derived\":%" PRIu64 "}",
-            PATHPROF_TPP_I(s.config), PATHPROF_TPP_J(s.config), s.mixed ? "true" : "false",
+            PATHPROF_TPP_I(s.config), PATHPROF_TPP_J(s.config), tpp_source_json(s.config),
+            s.mixed ? "true" : "false",
             s.tpp_funcs, s.noprofile_funcs, s.measured, s.cold, s.derived);
 }
 
@@ -167,9 +182,9 @@ bool tpp_func_json(FILE *out, const struct pp_func *f, struct pp_error *err)
         fputs(",\"tpp\":null", out);
         return true;
     }
-    fprintf(out, ",\"tpp\":{\"i\":%u,\"j\":%u,\"edge_profile\":%s,\"cold\":%" PRIu64
-                 ",\"derived\":%" PRIu64,
-            PATHPROF_TPP_I(m->tpp), PATHPROF_TPP_J(m->tpp),
+    fprintf(out, ",\"tpp\":{\"i\":%u,\"j\":%u,\"edge_source\":\"%s\",\"edge_profile\":%s,"
+                 "\"cold\":%" PRIu64 ",\"derived\":%" PRIu64,
+            PATHPROF_TPP_I(m->tpp), PATHPROF_TPP_J(m->tpp), tpp_source_json(m->tpp),
             (m->flags & PATHPROF_FN_TPP) ? "true" : "false", f->cold, tpp_derived_total(f));
     if (!out_derived_list(out, m, err))
         return false;

@@ -84,6 +84,10 @@ sub decode_tu {
             npaths => u64($m, $d + 24),
         );
         my $nverify_dir = u32($m, $d + 48);
+        # TPP (flag 512): the hot IDs, then the cold counter, or with bit 17
+        # of the word at 52 the cold region (2H + 1 IDs, H hot)
+        my $hot = !($f{flags} & 512) ? $f{npaths}
+                : (u32($m, $d + 52) & (1 << 17)) ? ($f{npaths} - 1) / 2 : $f{npaths} - 1;
         my $det = u64($m, $d + 56);
         my $nn = u32($m, $det);
         my @nodes;
@@ -112,8 +116,8 @@ sub decode_tu {
             my ($id, $cnt) = (u64($s, $co), u64($s, $co + 8));
             $co += 16;
             $total += $cnt;
-            # TPP (flag 64): the last ID is the cold counter, no path
-            if (($f{flags} & 512) && $id == $f{npaths} - 1) { $f{cold} = $cnt; next }
+            # TPP: an ID from $hot up is cold, no path
+            if (($f{flags} & 512) && $id >= $hot) { $f{cold} += $cnt; next }
             $total -= $cnt;
             push @paths, decode_path(\%out, \@nodes, $id, $cnt);
             $total += $cnt;
@@ -126,7 +130,7 @@ sub decode_tu {
             }
             $f{verify_edges} = \@ve;
         }
-        if ($f{flags} & 512) { $f{npaths}--; $f{cold} //= 0 }
+        if ($f{flags} & 512) { $f{npaths} = $hot; $f{cold} //= 0 }
         $f{paths} = \@paths;
         $f{total} = $total;
         $f{block_lines} = { map { $_->[0] => ($_->[2] ? "$_->[2]-$_->[3]" : undef) } @nodes[ 2 .. $#nodes ] };
