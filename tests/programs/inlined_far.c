@@ -34,3 +34,7 @@ int main(int argc, char **argv)
     printf("%d\n", s);
     return 0;
 }
+//! expect main paths(^) = 1
+//! expect main paths($) = 1
+//! expect main paths(>) = 10
+//! expect main total = 11
