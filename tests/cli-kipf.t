@@ -113,6 +113,7 @@ cli_run report --k --json "$T/f.pp" --function tiny
 is "$OUT" '{"program":"/tmp/fig3",
  "pid":77,
  "mode":"stream",
+ "sampling":null,
  "sections":[
   {"index":1,"kind":"PROGRAM","tag":1,"at":64,"length":47,"status":"ok"},
   {"index":2,"kind":"TU","tag":2,"at":127,"length":1088,"status":"ok"},
