@@ -21,6 +21,7 @@ struct mg_func {
     uint32_t flags;
     uint32_t nverify;
     uint64_t npaths;
+    uint64_t nids;         /* record IDs below this: npaths, + 1 with ppp-uninteresting=total */
     uint64_t nrec, cap;    /* path records: ascending id, counts >= 1 */
     uint64_t *rec;         /* id, count, id, count, ... */
     uint64_t *verify;      /* nverify direct edge counts (VERIFY only) */

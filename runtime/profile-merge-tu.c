@@ -99,6 +99,13 @@ static int parse_blob(struct mg_tu *tu, struct pprt_merge_error *err)
         f->checksum = pprt_get_u64(d + 8);
         f->flags = pprt_get_u32(d + 16);
         f->npaths = pprt_get_u64(d + 24);
+        /* ppp-uninteresting=total: the record with ID npaths is the count
+         * of the paths that are not interesting (docs/format.md, section
+         * 5); it adds like a path's. */
+        f->nids = f->npaths;
+        if ((f->flags & PATHPROF_FN_PPP) && (pprt_get_u32(d + 52) & PATHPROF_PPP_TOTAL) &&
+            f->npaths != UINT64_MAX)
+            f->nids++;
         f->nverify = (f->flags & PATHPROF_FN_VERIFY) ? pprt_get_u32(d + 48) : 0;
         /* Each verify edge is described in the blob (docs/format.md,
          * section 2): a count beyond its bytes is damage, not a size to
@@ -210,7 +217,7 @@ static int add_records(struct mg_func *f, const unsigned char *rec, uint64_t n,
     uint64_t prev = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t id = pprt_get_u64(rec + 16 * i), count = pprt_get_u64(rec + 16 * i + 8);
-        if (id >= f->npaths || (i && id <= prev) || count == 0)
+        if (id >= f->nids || (i && id <= prev) || count == 0)
             return mg_fail(err, "function %.*s: path record %llu (path %llu, count %llu) is "
                         "out of range, out of order or zero", (int)f->name_len,
                         (const char *)f->name, (unsigned long long)i, (unsigned long long)id,

@@ -155,6 +155,17 @@ like "$("$PP_CLI" report total-single.pp)" ", 0 of other paths in those function
     "ppp-uninteresting=total: the report says the others are a total"
 like "$(cat total-single.json)" '"others":"total","others_total":[1-9]' "ppp-uninteresting=total: JSON says so"
 like "$(cat bl-O2.pp.json ppp-O2-0.5.pp.json)" '"others":"ids"' "ppp-uninteresting=ids (default): JSON says so"
+# pathprof merge adds a total like a count: two runs of the total build on
+# different inputs, merged, give the sum of their split counts.
+pp_run "total-b.pp" "./total-single" 0x155
+"$PP_CLI" report --json total-b.pp >total-b.json
+"$PP_CLI" merge -o total-ab.pp total-single.pp total-b.pp 2>merge.err
+is "$?:$(cat merge.err)" "0:" "ppp-uninteresting=total: pathprof merge takes the profiles"
+"$PP_CLI" report --json total-ab.pp >total-ab.json
+is "$(split_counts total-ab.json)" \
+    "$( (split_counts total-single.json; split_counts total-b.json) |
+        perl -ane '$c{"$F[0] $F[1]"} += $F[2]; END { print "$_ $c{$_}\n" for sort keys %c }' | sort)" \
+    "ppp-uninteresting=total: merged interesting counts and totals are the sums of the runs'"
 
 # Lemma 3 (the paper's Fig. 6) in a compiled program: pick()'s six trained
 # paths cannot be numbered 0..5, so its interval has a hole; the three
