@@ -242,19 +242,22 @@ static bool decode_all(const struct pp_func_meta *m, const struct pp_func *f,
 static bool read_counts(struct pp_cursor *c, const struct pp_func_meta *m, struct pp_func *f,
                         struct pp_error *err)
 {
-    uint64_t i;
+    uint64_t i, n;
 
-    if (!pp_get_u64(c, &f->nrecords))
+    /* F's records stay consistent (nrecords of them at records) on every
+     * failure: the section is then marked damaged, but the copies of a
+     * function are joined (func_merge.c) before its counts are dropped. */
+    f->nrecords = 0;
+    if (!pp_get_u64(c, &n))
         return pp_fail(err, "truncated before the path count");
-    if (f->nrecords > pp_cursor_left(c) / 16)
-        return pp_fail(err, "%" PRIu64 " path records do not fit in the %zu bytes left",
-                       f->nrecords, pp_cursor_left(c));
-    f->records = malloc(f->nrecords ? (size_t)f->nrecords * sizeof *f->records : 1);
+    if (n > pp_cursor_left(c) / 16)
+        return pp_fail(err, "%" PRIu64 " path records do not fit in the %zu bytes left", n,
+                       pp_cursor_left(c));
+    f->records = malloc(n ? (size_t)n * sizeof *f->records : 1);
     if (!f->records)
         return pp_fail(err, "out of memory");
-    uint64_t n = f->nrecords, last_cold = 0;
+    uint64_t last_cold = 0;
     bool in_cold = false;
-    f->nrecords = 0;
     for (i = 0; i < n; i++) {
         struct pp_path_count *r = &f->records[f->nrecords];
         r->id = pp_take_u64(c);
