@@ -35,6 +35,16 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool load_profile(const char *path, struct pp_profile *p);
 /* The same for one ranking of k-iteration paths (profile.h, profile_read_keep). */
 bool load_profile_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep);
+/* For a command that reads one section itself (`pathprof wpp`, `vpp`):
+ * loads PATH into P and gives that section's bytes, the one section of
+ * tag TAG (KIND names it in messages, MISSING says how to get one),
+ * provided the TU sections its labels need are sound (DECODED names what
+ * they decode).  *DATA is the file's bytes (the caller frees them), the
+ * section body is *DATA + *AT, *LEN bytes.  0, or the exit status after
+ * the reason was said (P then freed). */
+int load_one_section(const char *path, struct pp_profile *p, uint32_t tag, const char *kind,
+                     const char *missing, const char *decoded, unsigned char **data,
+                     size_t *at, size_t *len);
 /* Decimal, no sign, no junk, no overflow. */
 bool parse_u64(const char *s, uint64_t *v);
 /* Finds exactly one function for SPEC; otherwise prints why and returns

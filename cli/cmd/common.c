@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file_bytes.h"
 #include "commands.h"
 #include "query/func_find.h"
 #include "out/text_out.h"
@@ -41,6 +42,51 @@ bool load_profile_keep(const char *path, struct pp_profile *p, const struct kipf
         return true;
     error_in_file(path, err.msg);
     return false;
+}
+
+int load_one_section(const char *path, struct pp_profile *p, uint32_t tag, const char *kind,
+                     const char *missing, const char *decoded, unsigned char **data,
+                     size_t *at, size_t *len)
+{
+    size_t count = 0, flen;
+    char msg[300];
+    if (!load_profile(path, p))
+        return EXIT_TROUBLE;
+    for (size_t i = 0; i < p->nsections; i++)
+        if (p->sections[i].tag == tag) {
+            *at = p->sections[i].at + 16;
+            *len = (size_t)p->sections[i].length;
+            count++;
+        }
+    if (count != 1) {
+        if (count)
+            snprintf(msg, sizeof msg, "more than one %s section: which one is right is not known",
+                     kind);
+        else
+            snprintf(msg, sizeof msg, "no %s section (%s)", kind, missing);
+        error_in_file(path, msg);
+        profile_free(p);
+        return count ? EXIT_TROUBLE : EXIT_NOT_FOUND;
+    }
+    if (p->broken[PP_PART_TU_META] != PP_NO_SECTION) {
+        snprintf(msg, sizeof msg, "a TU section is damaged: %s cannot be decoded", decoded);
+        error_in_file(path, msg);
+        profile_free(p);
+        return EXIT_TROUBLE;
+    }
+    if (!file_bytes(path, SIZE_MAX / 4, data, &flen)) {
+        error_in_file(path, strerror(errno));
+        profile_free(p);
+        return EXIT_TROUBLE;
+    }
+    if (*at > flen || *len > flen - *at) {
+        snprintf(msg, sizeof msg, "%s section: past the end", kind);
+        error_in_file(path, msg);
+        free(*data);
+        profile_free(p);
+        return EXIT_TROUBLE;
+    }
+    return 0;
 }
 
 bool parse_u64(const char *s, uint64_t *v)

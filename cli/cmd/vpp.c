@@ -3,12 +3,10 @@
  * lines, its share of the run and its histogram of deltas; --against
  * says how much of this profile's net variation the top paths of OTHER
  * (another input, another load) capture (the paper's Figs. 4 and 5). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/file_bytes.h"
 #include "commands.h"
 #include "pathprof-abi.h"
 #include "render/vpp_report.h"
@@ -22,40 +20,18 @@ struct loaded {
 static int load(const char *file, struct loaded *l)
 {
     struct pp_error err;
-    size_t at = SIZE_MAX, len = 0, count = 0;
-    if (!load_profile(file, &l->p))
-        return EXIT_TROUBLE;
-    for (size_t i = 0; i < l->p.nsections; i++)
-        if (l->p.sections[i].tag == PATHPROF_SECTION_VPP) {
-            at = l->p.sections[i].at + 16;
-            len = (size_t)l->p.sections[i].length;
-            count++;
-        }
-    if (count != 1) {
-        error_in_file(file, count ? "more than one VPP section: which one is right is not known"
-                                  : "no VPP section (build with -fplugin-arg-pathprof-vpp=yes, "
-                                    "run with PATHPROF_ANALYZER=vpp)");
-        profile_free(&l->p);
-        return count ? EXIT_TROUBLE : EXIT_NOT_FOUND;
-    }
-    if (l->p.broken[PP_PART_TU_META] != PP_NO_SECTION) {
-        error_in_file(file, "a TU section is damaged: the timed paths cannot be decoded");
-        profile_free(&l->p);
-        return EXIT_TROUBLE;
-    }
     unsigned char *data;
-    size_t flen;
-    if (!file_bytes(file, SIZE_MAX / 4, &data, &flen)) {
-        error_in_file(file, strerror(errno));
-        profile_free(&l->p);
-        return EXIT_TROUBLE;
-    }
-    bool ok = at <= flen && len <= flen - at &&
-              vpp_read(data + at, len, l->p.tus, l->p.ntus, &l->v, &err);
+    size_t at, len;
+    int rc = load_one_section(file, &l->p, PATHPROF_SECTION_VPP, "VPP",
+                              "build with -fplugin-arg-pathprof-vpp=yes, run with PATHPROF_ANALYZER=vpp",
+                              "the timed paths", &data, &at, &len);
+    if (rc != 0)
+        return rc;
+    bool ok = vpp_read(data + at, len, l->p.tus, l->p.ntus, &l->v, &err);
     free(data);
     if (!ok) {
         char msg[sizeof err.msg + 16];
-        snprintf(msg, sizeof msg, "VPP section: %s", at <= flen ? err.msg : "past the end");
+        snprintf(msg, sizeof msg, "VPP section: %s", err.msg);
         error_in_file(file, msg);
         profile_free(&l->p);
         return EXIT_TROUBLE;

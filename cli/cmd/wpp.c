@@ -4,13 +4,11 @@
  * source lines, and --expand, which prints every thread's stream back
  * exactly as `pathprof dump` prints the trace of the same run (all lines
  * but the first, which names the file). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/file_bytes.h"
 #include "commands.h"
 #include "graph/path.h"
 #include "out/json_out.h"
@@ -78,34 +76,14 @@ struct loaded {
 static int load(const char *file, struct loaded *l)
 {
     struct pp_error err;
-    size_t at = SIZE_MAX, len = 0, count = 0;
-    if (!load_profile(file, &l->p))
-        return EXIT_TROUBLE;
-    for (size_t i = 0; i < l->p.nsections; i++)
-        if (l->p.sections[i].tag == PATHPROF_SECTION_WPP) {
-            at = l->p.sections[i].at + 16;
-            len = (size_t)l->p.sections[i].length;
-            count++;
-        }
-    if (count != 1) {
-        error_in_file(file, count ? "more than one WPP section: which one is right is not known"
-                                  : "no WPP section (run with PATHPROF_ANALYZER=wpp)");
-        profile_free(&l->p);
-        return count ? EXIT_TROUBLE : EXIT_NOT_FOUND;
-    }
-    if (l->p.broken[PP_PART_TU_META] != PP_NO_SECTION) {
-        error_in_file(file, "a TU section is damaged: the grammars' paths cannot be decoded");
-        profile_free(&l->p);
-        return EXIT_TROUBLE;
-    }
     unsigned char *data;
-    size_t flen;
-    if (!file_bytes(file, SIZE_MAX / 4, &data, &flen)) {
-        error_in_file(file, strerror(errno));
-        profile_free(&l->p);
-        return EXIT_TROUBLE;
-    }
-    bool ok = at + len <= flen && wpp_read(data + at, len, l->p.ntus, &l->w, &err);
+    size_t at, len;
+    int rc = load_one_section(file, &l->p, PATHPROF_SECTION_WPP, "WPP",
+                              "run with PATHPROF_ANALYZER=wpp",
+                              "the grammars' paths", &data, &at, &len);
+    if (rc != 0)
+        return rc;
+    bool ok = wpp_read(data + at, len, l->p.ntus, &l->w, &err);
     free(data);
     if (!ok) {
         char msg[sizeof err.msg + 16];
