@@ -5,6 +5,7 @@
 #include "config.h"
 #include "message.h"
 #include "profile-merge.h"
+#include "stale-temporaries.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,6 +155,9 @@ int pprt_accumulate(const char *name, const struct pprt_buf *ours, pid_t pid, in
         close(fd);
         return err;
     }
+    /* Under the lock: the temporaries of writers killed before their
+     * rename go (stale-temporaries.h). */
+    (void)pprt_remove_stale_temporaries(name);
     unsigned char *old;
     size_t old_len;
     err = read_existing(name, &old, &old_len);

@@ -4,8 +4,9 @@
 # times a single run's counts (Ball-Larus in counting and stream mode,
 # k-iteration paths too); processes killed at random moments, and one
 # killed while it holds the lock, never tear the profile nor stop the
-# others; a damaged profile or another build's is kept and this run's goes
-# beside it; PATHPROF_OUT's %h and %t.
+# others, and their temporaries are cleared away; a damaged profile or
+# another build's is kept and this run's goes beside it; PATHPROF_OUT's %h
+# and %t.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 ORACLE=$TAP_ROOT/tests/merge/counts.pl
@@ -112,6 +113,23 @@ like "$(cat build.err)" "^pathprof: warning: profile not added to $T/build.acc: 
     "another build: a warning names the function"
 ok "the accumulated profile is left as it was" cmp -s build.acc build.before
 ok "this run's profile is beside it" "$PP_CLI" report "build.acc.$pid"
+
+# Temporaries of writers killed before their rename: the next process
+# to take the lock removes those whose PID is gone and that are a minute
+# old, and keeps a young one and a living process's.
+rm -f tmp.acc*
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/tmp.acc "$T/count" 3000 >/dev/null
+sh -c 'exit 0' & dead=$!; wait $dead
+printf 'half a profile' >"tmp.acc.tmp.$dead.0"
+printf 'half a profile' >"tmp.acc.tmp.$dead.1"
+printf 'half a profile' >"tmp.acc.tmp.$$.0"
+printf 'not one of ours' >"tmp.acc.tmp.$dead.x"
+touch -d '2 minutes ago' "tmp.acc.tmp.$dead.0" "tmp.acc.tmp.$$.0" "tmp.acc.tmp.$dead.x"
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/tmp.acc "$T/count" 3000 >/dev/null 2>tmp.err
+is "$?:$(cat tmp.err)" "0:" "with temporaries beside the profile: exit 0, silent"
+is "$(ls tmp.acc* | tr '\n' ' ')" "tmp.acc tmp.acc.lock tmp.acc.tmp.$$.0 tmp.acc.tmp.$dead.1 tmp.acc.tmp.$dead.x " \
+    "a dead writer's old temporary is gone; a young one, a living process's and a name not of the form stay"
+is "$(runs tmp.acc)" 2 "the profile holds both runs"
 
 # %h and %t.
 PATHPROF_OUT="$T/pat.%h.%t.%p.%%" "$T/count" 10 >/dev/null &
