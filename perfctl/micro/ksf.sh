@@ -10,7 +10,9 @@
 # Outputs checked against native. From each ksf run's profile: events,
 # k-SF and k-IPF nodes, hash operations, analyzer busy time (path IDs per
 # second per core), loss. Then the fan-out of one stream to k-SF workers
-# (perfctl/micro/ksf-fanout.c). Results: build/bench/ksf/results.md.
+# (perfctl/micro/ksf-fanout.c), and the same on bzip2's and lua's real
+# streams simulated for more cores (perfctl/micro/ksf-fanout-sim.c).
+# Results: build/bench/ksf/results.md.
 #
 # The k-IPF analyzer is far slower than the program for large k (measured
 # ~18x native at k=8, ~150x at k=16 on bzip2), so the default inputs make
@@ -235,5 +237,22 @@ gcc -O2 -std=c11 -D_GNU_SOURCE -pthread -Ianalyzers -Iruntime perfctl/micro/ksf-
     echo
     "$K/ksf-fanout" "$runs"
 } | tee -a "$K/results.md"
+
+# The same fan-out on real streams, simulated for more cores than this
+# machine has (issue 13, item 5; perfctl/micro/ksf-fanout-sim.c): each
+# stage timed alone on one core, makespans computed.
+gcc -O2 -std=c11 -D_GNU_SOURCE -Ianalyzers -Ianalyzers/ksf -Iruntime perfctl/micro/ksf-fanout-sim.c \
+    analyzers/ksf/{forest,build,feed,ipf,suffix-links,split}.c analyzers/common/activations.c \
+    -o "$K/ksf-fanout-sim"
+for p in bzip2 lua; do
+    PATHPROF_ANALYZER=trace PATHPROF_TRACE=$K/$p.trace PATHPROF_QUIET=1 run $p stream >/dev/null
+    {
+        echo
+        echo "$p's stream fanned out to W workers, simulated (perfctl/micro/ksf-fanout-sim.c: each stage timed alone on one core; upper bounds, no memory contention between workers):"
+        echo
+        "$K/ksf-fanout-sim" "$K/$p.trace" 8 1 2 4 8
+    } | tee -a "$K/results.md"
+    rm -f "$K/$p.trace"
+done
 echo
 echo "perfctl/micro/ksf: results in $K/results.md"
