@@ -73,13 +73,14 @@ static void out_section(FILE *out, const struct pp_kprune *k, const struct kprun
         out_bytes(out, k->budget);
         fprintf(out, " per analyzer thread (PATHPROF_PRUNE=%" PRIu64 "), m = %" PRIu64
                      " counters per length, epsilon = 1/m = %.2g; %" PRIu64
-                     " analyzer threads, peak ", k->budget, k->m, 1.0 / (double)k->m,
-                k->analyzers);
+                     " analyzer thread%s, peak ", k->budget, k->m, 1.0 / (double)k->m,
+                k->analyzers, k->analyzers == 1 ? "" : "s");
         out_bytes(out, k->peak);
         fprintf(out, ", %" PRIu64 " epochs\n", k->epochs);
     } else {
         fprintf(out, "not pruned ksf-pruned ran without PATHPROF_PRUNE: every count is exact "
-                     "(error 0); %" PRIu64 " analyzer threads, peak ", k->analyzers);
+                     "(error 0); %" PRIu64 " analyzer thread%s, peak ", k->analyzers,
+                k->analyzers == 1 ? "" : "s");
         out_bytes(out, k->peak);
         fputc('\n', out);
     }

@@ -60,11 +60,12 @@ static void out_mode(FILE *out, const struct pp_profile *p)
     if (p->has_stream) {
         fputs(" (analyzers ", out);
         out_safe(out, *s->analyzers ? s->analyzers : "none");
-        fprintf(out, ", policy %s, %" PRIu32 " analyzer threads, chunks of %" PRIu32
+        fprintf(out, ", policy %s, %" PRIu32 " analyzer thread%s, chunks of %" PRIu32
                      " events)\n", s->policy == PATHPROF_POLICY_DROP ? "drop" : "block",
-                s->analyzer_threads, s->chunk_events);
-        fprintf(out, "stream     %" PRIu64 " events from %" PRIu64 " threads; producers "
-                     "blocked %.3f s\n", s->events, s->producers, (double)s->blocked_ns / 1e9);
+                s->analyzer_threads, s->analyzer_threads == 1 ? "" : "s", s->chunk_events);
+        fprintf(out, "stream     %" PRIu64 " events from %" PRIu64 " thread%s; producers "
+                     "blocked %.3f s\n", s->events, s->producers, s->producers == 1 ? "" : "s",
+                (double)s->blocked_ns / 1e9);
     } else if (p->broken[PP_PART_STREAM] != PP_NO_SECTION) {
         fputs(" (STREAM section damaged: whether events were lost is not known)\n", out);
     } else {
