@@ -82,13 +82,31 @@ uint64_t pprt_meta_stream_path_id(const struct pprt_meta_fn *fn,
 }
 
 /* Marks [off, off+n) used in BITS; -1 if a counter was already used. */
+static int claim_bit(unsigned char *bits, uint64_t c)
+{
+    if (bits[c / 8] & (1u << (c % 8)))
+        return -1;
+    bits[c / 8] |= (unsigned char)(1u << (c % 8));
+    return 0;
+}
+
+/* Whole bytes in the middle: a function of a million array counters is
+ * claimed at every process start, and bit by bit that was 3% of a short
+ * bzip2 run's instructions. */
 static int claim(unsigned char *bits, uint64_t off, uint64_t n)
 {
-    for (uint64_t c = off; c < off + n; c++) {
-        if (bits[c / 8] & (1u << (c % 8)))
+    uint64_t c = off, end = off + n;
+    for (; c < end && c % 8 != 0; c++)
+        if (claim_bit(bits, c) != 0)
             return -1;
-        bits[c / 8] |= (unsigned char)(1u << (c % 8));
-    }
+    uint64_t first = c / 8, nbytes = (end - c) / 8;
+    for (uint64_t b = first; b < first + nbytes; b++)
+        if (bits[b] != 0)
+            return -1;
+    memset(bits + first, 0xff, nbytes);
+    for (c += nbytes * 8; c < end; c++)
+        if (claim_bit(bits, c) != 0)
+            return -1;
     return 0;
 }
 

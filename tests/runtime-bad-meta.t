@@ -28,6 +28,7 @@ my @expect = (
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function directory of 200 entries does not fit},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function 0: counters \[0, \+30\) exceed ncounters 21},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function 1: hash slot 3 overlaps other counters},
+    qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function 1: counters \[8, \+12\) overlap other counters},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function 0: verify counters \[19, \+5\) exceed ncounters 21},
 );
 is(scalar @err, scalar @expect, 'one line per refused TU') or diag($r->{err});

@@ -206,6 +206,13 @@ static int bad(void)
     len = syn_build_blob(b, sizeof b, overlap, 2, SYN_NCOUNTERS);
     __pathprof_register_tu(PATHPROF_ABI_VERSION, b, len, c, SYN_NCOUNTERS);
 
+    /* Overlapping array ranges, the second starting on a whole byte of
+     * the claim bitmap (meta.c claims whole bytes in the middle). */
+    struct syn_fn arrays[] = {{"arr1", "bad.c", 0, 1, 19, 0, 0, 0},
+                              {"arr2", "bad.c", 0, 1, 12, 8, 0, 0}};
+    len = syn_build_blob(b, sizeof b, arrays, 2, SYN_NCOUNTERS);
+    __pathprof_register_tu(PATHPROF_ABI_VERSION, b, len, c, SYN_NCOUNTERS);
+
     struct syn_fn verify[] = {{"ver", "bad.c", PATHPROF_FN_VERIFY, 1, 4, 0, 19, 5}};
     len = syn_build_blob(b, sizeof b, verify, 1, SYN_NCOUNTERS);
     __pathprof_register_tu(PATHPROF_ABI_VERSION, b, len, c, SYN_NCOUNTERS);
