@@ -133,24 +133,43 @@ edge_weight (edge e)
   return g < 0 ? 0 : g;
 }
 
+static bool
+span_order (const pp_line_span &a, const pp_line_span &b)
+{
+  if (a.file != b.file)
+    return a.file < b.file;
+  return a.first < b.first;
+}
+
 /* Source range of BB's statements: the file of its first located statement
-   and the smallest and largest line in that file.  */
+   and the smallest and largest line in that file; and into SPANS every line
+   (of any file) a statement of BB comes from, as sorted runs.  */
 static void
-block_lines (basic_block bb, pp_node *n)
+block_lines (basic_block bb, pp_node *n, std::vector<pp_line_span> *spans)
 {
   const char *file = NULL;
   unsigned lo = 0, hi = 0;
+  std::vector<pp_line_span> lines;
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
     {
       gimple *s = gsi_stmt (gsi);
-      if (is_gimple_debug (s) || gimple_code (s) == GIMPLE_LABEL)
+      /* A -g marker of a source statement that begins here names a line
+         the block runs even when its code was folded away (int s = 0 into
+         a PHI); other debug statements and labels run nothing.  */
+      bool marker = gimple_debug_begin_stmt_p (s);
+      if ((is_gimple_debug (s) && !marker) || gimple_code (s) == GIMPLE_LABEL)
         continue;
       location_t loc = gimple_location (s);
       if (loc == UNKNOWN_LOCATION)
         continue;
       expanded_location xl = expand_location (loc);
       if (!xl.file || xl.line <= 0)
+        continue;
+      pp_line_span one = { pp_string_index (xl.file), (uint32_t) xl.line,
+                           (uint32_t) xl.line };
+      lines.push_back (one);
+      if (marker)
         continue;
       if (!file)
         {
@@ -166,6 +185,17 @@ block_lines (basic_block bb, pp_node *n)
   n->file = file ? pp_string_index (file) : PATHPROF_NONE;
   n->line_first = lo;
   n->line_last = hi;
+  /* Runs of consecutive lines become one span.  */
+  std::sort (lines.begin (), lines.end (), span_order);
+  spans->clear ();
+  for (size_t i = 0; i < lines.size (); i++)
+    {
+      if (!spans->empty () && spans->back ().file == lines[i].file
+          && lines[i].first <= spans->back ().last + 1)
+        spans->back ().last = MAX (spans->back ().last, lines[i].last);
+      else
+        spans->push_back (lines[i]);
+    }
 }
 
 static int
@@ -623,6 +653,7 @@ pp_build_dag (pp_dag *dag, const pp_dag_hooks *hooks)
   dag->has_resume = false;
   dag->tpp = 0;
   dag->derived.clear ();
+  dag->spans.clear ();
   dag->node_of_bb.assign (last_basic_block_for_fn (cfun), -1);
   add_node (dag, ENTRY_BLOCK_PTR_FOR_FN (cfun));
   add_node (dag, EXIT_BLOCK_PTR_FOR_FN (cfun));
@@ -640,8 +671,10 @@ pp_build_dag (pp_dag *dag, const pp_dag_hooks *hooks)
       dag->nodes[v].resume = resume_point_p (bb, setjmp_fn);
       dag->has_resume |= dag->nodes[v].resume;
       dag->nodes[v].cuttable = true;
-      block_lines (bb, &dag->nodes[v]);
+      dag->spans.resize (dag->nodes.size ());
+      block_lines (bb, &dag->nodes[v], &dag->spans[v]);
     }
+  dag->spans.resize (dag->nodes.size ());
   first = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   dag->nodes[dag->node_of_bb[first->index]].cuttable = false;
 

@@ -29,6 +29,12 @@ struct pp_node {
   uint32_t line_first, line_last;
 };
 
+/* Lines of one file holding statements of a block: [first, last].  */
+struct pp_line_span {
+  uint32_t file;         /* string index */
+  uint32_t first, last;
+};
+
 struct pp_edge {
   int src, dst;          /* node numbers */
   unsigned kind;         /* PATHPROF_EDGE_* */
@@ -59,6 +65,9 @@ struct pp_dag {
   /* TPP: each obvious path not counted at its end, and the edge (index in
      edges) whose counter gives its count (tpp-obvious.cc).  */
   std::vector<std::pair<uint64_t, int> > derived;
+  /* Per node: the exact lines of its statements, sorted by file index and
+     line, disjoint and not adjacent (docs/format.md, "Line table").  */
+  std::vector<std::vector<pp_line_span> > spans;
 };
 
 /* Where a numbering variant (TPP, tpp.h) acts inside pp_build_dag

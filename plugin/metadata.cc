@@ -103,7 +103,7 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   put32 (&directory, pp_string_index (name));
   put32 (&directory, pp_string_index (DECL_SOURCE_FILE (decl)));
   put64 (&directory, pp_meta_checksum (name, dag));
-  put32 (&directory, lay->flags | pp_tpp_flags (dag));
+  put32 (&directory, lay->flags | pp_tpp_flags (dag) | PATHPROF_FN_LINES);
   put32 (&directory, (uint32_t) DECL_SOURCE_LINE (decl));
   put64 (&directory, (uint64_t) dag->npaths);
   put64 (&directory, lay->counter_offset);
@@ -167,6 +167,21 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
           put64 (&details, dag->derived[i].first);
           put32 (&details, emitted[dag->derived[i].second]);
           put32 (&details, 0);
+        }
+    }
+  /* LINES: every node's exact lines, as sorted spans.  */
+  put32 (&details, (uint32_t) dag->nodes.size ());
+  for (size_t i = 0; i < dag->nodes.size (); i++)
+    {
+      static const std::vector<pp_line_span> none;
+      const std::vector<pp_line_span> &sp
+          = i < dag->spans.size () ? dag->spans[i] : none;
+      put32 (&details, (uint32_t) sp.size ());
+      for (size_t k = 0; k < sp.size (); k++)
+        {
+          put32 (&details, sp[k].file);
+          put32 (&details, sp[k].first);
+          put32 (&details, sp[k].last);
         }
     }
 }

@@ -184,6 +184,12 @@ execute_pathprof (void)
           delete p;
           continue;
         }
+      /* -fdump-ipa-pathprof-lineno: the body as numbered, each block's
+         statements with their lines (tests/cli-exact-lines.t checks the
+         metadata's line table against it).  */
+      if (dump_file)
+        dump_function_to_file (current_function_decl, dump_file,
+                               dump_flags | TDF_BLOCKS);
       p->lay.fn_index = (uint32_t) plans.size ();
       p->lay.counter_offset = ncounters;
       if (pp_stream_mode ())

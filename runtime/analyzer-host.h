@@ -68,6 +68,21 @@ struct pp_analyzer {
     void (*after_fork_child)(void *a);
     uint32_t (*threads)(void *a, pid_t *tids, uint32_t max);
 
+    /* Optional, for PATHPROF_ACCUMULATE=1 in a forked child, whose profile
+     * is added to its parent's (docs/runtime.md, "fork"): the child must
+     * count only what it runs after the fork.  Called by the instance's
+     * analyzer thread once every event from before the fork is consumed
+     * and before any from after it.  RESET: forget the instance's counts
+     * (those of streams already ended, its totals); 0 done, -1 when it
+     * cannot be exact (the instance is left as it was; the runtime warns,
+     * naming the analyzer).  Then, after a 0, RESET_STREAM (may be NULL)
+     * for every stream begun and not ended (T from thread_begin): forget
+     * its counts but keep what its later events need (the open
+     * activations, a sequence's last k - 1 paths).  NULL RESET: the
+     * analyzer cannot start from zero (the runtime warns). */
+    int (*reset)(void *a);
+    void (*reset_stream)(void *a, void *t);
+
     /* Set by an analyzer that reads the indices of PPP functions right
      * (ppp=FILE with mode=stream, docs/format.md "PPP functions"): it maps
      * them with pprt_meta_stream_path_id or pp_lookup_path.  A TU with PPP

@@ -179,6 +179,38 @@ static void park(struct pprt_analyzer *an)
     pprt_rcu_register();
 }
 
+/* A forked child accumulating asked (stream-reset.c): every event from
+ * before the fork is consumed and none from after it is published yet (the
+ * child's one thread waits in its fork handler), so each instance forgets
+ * its counts here, then each stream it has begun and not ended. */
+static void reset_counts(struct pprt_analyzer *an)
+{
+    struct pprt_stream *s = &pprt_stream;
+    uint32_t refused = 0;
+    pprt_rcu_read_lock();
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        const struct pp_analyzer *a = kind(k);
+        if (a->reset == NULL || an->inst[k] == NULL || a->reset(an->inst[k]) != 0) {
+            refused |= 1u << k;
+            continue;
+        }
+        if (a->reset_stream == NULL)
+            continue;
+        for (struct pp_channel *ch = pp_pool_first(&an->pool); ch; ch = pp_pool_next(ch)) {
+            struct pprt_channel_info *info = ch->extra;
+            if (info->begun && !info->finished)
+                a->reset_stream(an->inst[k], info->stream[k]);
+        }
+    }
+    pprt_rcu_read_unlock();
+    pthread_mutex_lock(&s->park_lock);
+    an->reset_refused = refused;
+    __atomic_store_n(&an->reset_req, 0, __ATOMIC_RELAXED);
+    s->nreset++;
+    pthread_cond_broadcast(&s->park_cond);
+    pthread_mutex_unlock(&s->park_lock);
+}
+
 /* Analyzer 0, idle: if the program's threads are all gone (main called
  * pthread_exit and the others ended), end the process as glibc would have
  * without us. */
@@ -211,6 +243,10 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
             park(an);
             continue;
         }
+        if (__atomic_load_n(&an->reset_req, __ATOMIC_ACQUIRE)) {
+            reset_counts(an);
+            continue;
+        }
         int stop = __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
         if (stop)
             PP_HB_ACQUIRE(&s->stop);
@@ -231,7 +267,8 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
         }
         uint32_t seq = pp_wake_prepare(&an->wake);
         if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE) ||
-            __atomic_load_n(&s->park, __ATOMIC_ACQUIRE) || pass(an, &open)) {
+            __atomic_load_n(&s->park, __ATOMIC_ACQUIRE) ||
+            __atomic_load_n(&an->reset_req, __ATOMIC_ACQUIRE) || pass(an, &open)) {
             pp_wake_cancel(&an->wake);
             idle_since = 0;
             continue;

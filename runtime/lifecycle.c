@@ -47,8 +47,8 @@ static void after_fork_child(void)
     __atomic_store_n(&process_pid, getpid(), __ATOMIC_RELAXED);
     /* Accumulating, the parent's profile and the child's are added: the
      * counts made before the fork must be in one of them only.  Counting
-     * mode only: a stream-mode child keeps its parent's events (the
-     * analyzers' state cannot be taken apart; docs/runtime.md, "fork"). */
+     * mode here; stream mode's analyzers reset in
+     * pprt_stream_after_fork_child (stream-reset.c). */
     if (pprt_config.accumulate) {
         pprt_registry_zero_counts_in_child();
         pprt_sampling_zero_totals_in_child();

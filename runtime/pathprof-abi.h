@@ -25,6 +25,11 @@
 /* vpp=yes (docs/vpp.md): sampled, bursts of one path, the sampled paths
    timed (always with SAMPLED and STREAM). */
 #define PATHPROF_FN_VPP 2048u
+/* The detail record ends with the line table: per node, the exact lines
+   its statements come from (docs/format.md, "Line table").  Profiles
+   without it still read (the CLI then falls back to each block's range). */
+#define PATHPROF_FN_LINES 4096u
+#define PATHPROF_META_SPAN_SIZE 12u
 /* Preferential path profiling (ppp=FILE): the N interesting paths count at
    [counter_offset, +N) by PPP number, the others by Ball-Larus ID in the
    hash slot at counter_offset + N; N is the directory's ppp_size and the

@@ -91,7 +91,7 @@ PUBLIC void __pathprof_unregister_stream_tu(uint64_t *bases)
          * runtime keeps a copy for events still in flight. */
         int before_write = !pprt_stream.finished;
         if (before_write)
-            pprt_stream_drain_locked();
+            pprt_stream_drain_locked("while a library was unloaded");
         pprt_stream_tus_unload(tu, before_write);
     }
     pprt_stream_unlock();

@@ -285,7 +285,7 @@ void pprt_stream_finish_done(void)
     pprt_stream_unlock();
 }
 
-void pprt_stream_drain_locked(void)
+void pprt_stream_drain_locked(const char *why)
 {
     struct pprt_stream *s = &pprt_stream;
     if (!s->started || __atomic_load_n(&s->stopping, __ATOMIC_RELAXED))
@@ -307,7 +307,7 @@ void pprt_stream_drain_locked(void)
             return;
         if (waited > 30000000000L) {
             pprt_error("the analyzers did not consume the buffered events within "
-                       "30 s while a library was unloaded; continuing without them");
+                       "30 s %s; continuing without them", why);
             return;
         }
         pprt_analyzer_wake_all();
@@ -359,7 +359,8 @@ void pprt_stream_after_fork_parent(void)
  * gone with its cursor: its channel is closed with what its chunk holds
  * (the events it wrote before fork), so the child's profile has the
  * parent's events up to fork, as in counting mode.  New analyzer threads
- * take over the parked ones' state. */
+ * take over the parked ones' state; accumulating, they then consume every
+ * event from before the fork and start counting from 0 (stream-reset.c). */
 void pprt_stream_after_fork_child(void)
 {
     struct pprt_stream *s = &pprt_stream;
@@ -402,6 +403,8 @@ void pprt_stream_after_fork_child(void)
                 break;
             }
         }
+        if (pprt_config.accumulate)
+            pprt_stream_reset_in_child_locked();
     }
     pprt_stream_unlock();
 }

@@ -39,6 +39,12 @@ struct pprt_analyzer {
     void *inst[PPRT_MAX_ANALYZERS]; /* one instance per selected analyzer */
     /* Statistics, written by the thread, read after it stopped. */
     uint64_t events, busy_ns, chunks;
+    /* A forked child accumulating (stream-reset.c): RESET_REQ (atomic)
+     * asks the thread to reset its instances; it answers through
+     * pprt_stream.nreset, with the analyzers (bit k: pprt_config's k-th)
+     * that could not in RESET_REFUSED. */
+    int reset_req;
+    uint32_t reset_refused;
 };
 
 /* The runtime's part of a channel (pp_channel.extra). */
@@ -62,6 +68,7 @@ struct pprt_stream {
     int finished;         /* analyzers stopped and merged (under the mutex) */
     int park;             /* atomic: analyzers park (fork) */
     uint32_t nparked;     /* under park_lock */
+    uint32_t nreset;      /* under park_lock: analyzers done resetting */
     pthread_mutex_t park_lock;
     pthread_cond_t park_cond;
     uint32_t nthreads;    /* analyzer threads */
@@ -118,8 +125,14 @@ struct pp_channel *pprt_stream_attach(const struct pprt_producer_ops *ops);
 void pprt_stream_finish(void);
 void pprt_stream_finish_done(void);
 /* Under the stream mutex: wait until every chunk published so far is
- * consumed (dlclose). */
-void pprt_stream_drain_locked(void);
+ * consumed (dlclose, a forked child); WHY completes the error when that
+ * takes over 30 s ("while a library was unloaded"). */
+void pprt_stream_drain_locked(const char *why);
+/* stream-reset.c: in a forked child with PATHPROF_ACCUMULATE=1, under the
+ * stream mutex, the analyzer threads restarted: every event from before
+ * the fork consumed, every analyzer's counts start from 0 (or a warning
+ * names the analyzer that cannot). */
+void pprt_stream_reset_in_child_locked(void);
 /* Fork handlers, called by lifecycle.c in lock order. */
 void pprt_stream_before_fork(void);
 void pprt_stream_after_fork_parent(void);

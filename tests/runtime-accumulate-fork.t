@@ -4,8 +4,9 @@
 # its children's, added, count every path as often as it ran: a program
 # that forks children which walk stretches of step() accumulates exactly
 # the counts of the same walks run in one process without forking (array
-# and hash counters, PPP's, and a sampled build's totals). Without
-# PATHPROF_ACCUMULATE a child still inherits the parent's counts.
+# and hash counters, PPP's, and a sampled build's totals; in stream mode
+# the blpp and ksf analyzers' counts). Without PATHPROF_ACCUMULATE a child
+# still inherits the parent's counts.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 ORACLE=$TAP_ROOT/tests/merge/counts.pl
@@ -41,6 +42,50 @@ rm -f s.acc
 PATHPROF_SAMPLE=1/1 PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/s.acc "$T/sampled" 3000 3 >/dev/null
 is "$(steps s.acc)" "$(steps s.seq)" "sampled at 1/1: step()'s counts are the sequential run's"
 is "$(checks s.acc)" "$(checks s.seq)" "sampled at 1/1: so are the checks"
+
+# Stream mode (blpp and ksf, k = 4): the child's analyzers drain every
+# event from before the fork, then start from 0 (docs/runtime.md, "fork").
+# BL paths: step()'s and walk()'s counts are the sequential run's (main's
+# differ: the path through fork() ends in both processes, as in counting
+# mode). k-iteration paths: a sequence is counted in the process where its
+# first BL path runs, so those of activations begun after the fork (each
+# child's walk() and step() calls) are counted exactly once: walk()'s and
+# step()'s sequences and counts are the sequential run's, sequence for
+# sequence (main's activation spans the forks: not compared). Once with
+# slow analyzers and small chunks, so that the fork finds many events not
+# yet consumed.
+pp_cc "$T/stream" "$SRC" -O2 -fplugin-arg-pathprof-mode=stream || BAIL_OUT "cannot build forks.c in stream mode"
+kseqs() { "$PP_CLI" report --k --json --min-length 1 "$1" >"$1.k.json" &&
+    perl "$ORACLE" k "$1.k.json" | grep -E '^(step|walk) '; }
+blseqs() { perl "$ORACLE" bl "$1.json" | grep -E '^(step|walk) '; }
+STREAM=(PATHPROF_ANALYZER=blpp,ksf PATHPROF_K=4)
+env "${STREAM[@]}" PATHPROF_OUT=$T/st.seq "$T/stream" 3000 3 seq >/dev/null
+"$PP_CLI" report --json st.seq >st.seq.json
+like "$(blseqs st.seq)" "^step 0 [1-9]" "stream: the sequential run counted step()"
+like "$(kseqs st.seq)" "walk [0-9,]+ [1-9]" "stream: the sequential run has walk()'s k-iteration paths"
+for slow in no yes; do
+    extra=()
+    [ $slow = yes ] && extra=(PATHPROF_TEST_ANALYZER_DELAY_NS=200000 PATHPROF_CHUNK=64 PATHPROF_CHUNKS=8)
+    rm -f "st-$slow.acc"
+    env "${STREAM[@]}" "${extra[@]}" PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/st-$slow.acc \
+        "$T/stream" 3000 3 >"st-$slow.out" 2>"st-$slow.err"
+    is "$?:$(cat "st-$slow.err")" "0:" "stream (slow analyzers: $slow): the forking run exits 0, silent"
+    is "$(grep -c '^child' "st-$slow.out")" 3 "stream (slow analyzers: $slow): the three children ran"
+    "$PP_CLI" report --json "st-$slow.acc" >"st-$slow.acc.json"
+    is "$(blseqs "st-$slow.acc")" "$(blseqs st.seq)" \
+        "stream (slow analyzers: $slow): step()'s and walk()'s BL path counts are the sequential run's"
+    is "$(kseqs "st-$slow.acc")" "$(kseqs st.seq)" \
+        "stream (slow analyzers: $slow): so are their k-iteration paths, sequence for sequence"
+done
+
+# An analyzer that cannot start from 0 says so in the child, by name:
+# ksf with worker threads (their k-SFs may still be in queued jobs).
+rm -f st-w.acc
+env "${STREAM[@]}" PATHPROF_KSF_WORKERS=2 PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/st-w.acc \
+    "$T/stream" 3000 1 >/dev/null 2>st-w.err
+like "$(cat st-w.err)" 'PATHPROF_ACCUMULATE=1: the ksf analyzer cannot start from 0 in the forked child [0-9]+' \
+    "stream, ksf with workers: the child warns that ksf cannot start from 0"
+is "$(grep -c '' st-w.err)" 1 "stream, ksf with workers: one warning, from the one child"
 
 # Not accumulating: each process's profile holds what its address space
 # counted, the parent's counts up to the fork included (docs/runtime.md).

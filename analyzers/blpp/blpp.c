@@ -197,6 +197,20 @@ static void blpp_thread_end(void *a, void *t)
     free(t);
 }
 
+/* A forked child accumulating (analyzer-host.h): its counts start from 0.
+ * A stream's only state is the SKIP flag of a marker split between two
+ * chunks: context, kept. */
+static int blpp_reset(void *a)
+{
+    struct blpp *b = a;
+    for (uint64_t id = 0; id < b->nby_id; id++)
+        if (b->by_id[id] != NULL)
+            pp_counts_clear(&b->by_id[id]->counts);
+    b->unknown = 0;
+    b->lost = 0;
+    return 0;
+}
+
 static void blpp_merge(void *into, void *from)
 {
     struct blpp *dst = into, *src = from;
@@ -382,5 +396,6 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp 
     .merge = blpp_merge,
     .write = blpp_write,
     .close = blpp_close,
+    .reset = blpp_reset,
     .writes_tu_sections = 1,
 };

@@ -26,6 +26,24 @@ void pp_counts_free(struct pp_counts *c)
     memset(c, 0, sizeof *c);
 }
 
+void pp_counts_clear(struct pp_counts *c)
+{
+    if (c->dense) {
+        /* A fresh calloc where memory allows: the pages of paths never
+         * taken again stay unmapped. */
+        uint64_t *fresh = calloc(c->n ? c->n : 1, sizeof *fresh);
+        if (fresh == NULL) {
+            memset(c->dense, 0, (c->n ? c->n : 1) * sizeof *c->dense);
+            return;
+        }
+        free(c->dense);
+        c->dense = fresh;
+        return;
+    }
+    memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
+    c->used = 0;
+}
+
 static uint64_t mix(uint64_t x)
 {
     /* splitmix64's finaliser: consecutive path indices spread out. */

@@ -35,6 +35,8 @@ struct pp_counts {
 /* Returns 0, or -1 when out of memory. */
 int pp_counts_init(struct pp_counts *c, uint64_t n);
 void pp_counts_free(struct pp_counts *c);
+/* Every count back to 0 (the indices stay). */
+void pp_counts_clear(struct pp_counts *c);
 /* Hash-mode add; -1 when out of memory (the count is lost). */
 int pp_counts_hash_add(struct pp_counts *c, uint64_t local, uint64_t k);
 

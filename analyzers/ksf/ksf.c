@@ -29,6 +29,7 @@
 #include "pathprof-abi.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct ksf_an {
     uint32_t k;
@@ -160,6 +161,47 @@ static void finish_workers(struct ksf_an *an)
         ksf_pool_finish(an->pool, &an->ipf, &an->st);
 }
 
+/* A forked child accumulating (analyzer-host.h): the ended threads'
+ * k-IPF and the statistics start over.  With workers the streams' k-SFs
+ * are theirs, in jobs possibly still queued: not reset (the runtime says
+ * so). */
+static int ksf_reset(void *a)
+{
+    struct ksf_an *an = a;
+    struct ksf_forest fresh;
+    if (an == NULL || an->pool != NULL || ksf_forest_init(&fresh) != 0)
+        return -1;
+    ksf_forest_free(&an->ipf);
+    an->ipf = fresh;
+    memset(&an->st, 0, sizeof an->st);
+    return 0;
+}
+
+/* A k-iteration path is counted in the process where its first BL path
+ * runs: the stream's k-SF starts over, empty, and every open activation's
+ * sequence starts afresh at the fork (Fig. 6's "*"), as if the activation
+ * began there; the activations themselves stay (a return after the fork
+ * still finds its caller).  So the sequences that begin after the fork
+ * are counted here exactly as in a process that did not fork, and those
+ * that began before it only in the parent.  Out of memory the old k-SF
+ * stays and the section says it is incomplete. */
+static void ksf_reset_stream(void *a, void *tp)
+{
+    struct ksf_thread *t = tp;
+    struct ksf_builder fresh;
+    (void)a;
+    if (t == NULL || t->own != NULL)
+        return;
+    if (ksf_builder_init(&fresh, t->b.k) != 0) {
+        t->b.f.failed = 1;
+        return;
+    }
+    ksf_builder_free(&t->b);
+    t->b = fresh;
+    for (size_t i = 0; i < t->q.cap; i++)
+        ksf_star(&t->q.state[i]);
+}
+
 static void ksf_merge(void *into, void *from)
 {
     struct ksf_an *dst = into, *src = from;
@@ -217,6 +259,8 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_ksf =
     .merge = ksf_merge,
     .write = ksf_write,
     .close = ksf_close,
+    .reset = ksf_reset,
+    .reset_stream = ksf_reset_stream,
     .quiesce = ksf_quiesce,
     .after_fork_child = ksf_after_fork_child,
     .threads = ksf_threads,

@@ -110,6 +110,19 @@ static void vpp_thread_end(void *a, void *t)
     free(s);
 }
 
+/* A forked child accumulating (analyzer-host.h): the counts and timings
+ * start over; the clock's bias and each stream's last path awaiting its
+ * timing marker are context, kept. */
+static int vpp_reset(void *a)
+{
+    struct vpp_an *v = a;
+    if (v == NULL || pp_analyzer_blpp.reset(v->blpp) != 0)
+        return -1;
+    vpp_table_free(&v->paths);
+    v->timed = v->orphans = v->outliers = v->unknown = v->lost = 0;
+    return 0;
+}
+
 static void vpp_merge(void *into, void *from)
 {
     struct vpp_an *dst = into, *src = from;
@@ -171,5 +184,6 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_vpp =
     .merge = vpp_merge,
     .write = vpp_write,
     .close = vpp_close,
+    .reset = vpp_reset,
     .writes_tu_sections = 1,
 };

@@ -208,6 +208,40 @@ static void close_live(struct wpp_an *an)
         }
 }
 
+/* A forked child accumulating (analyzer-host.h): its WPP is what each of
+ * its threads runs after the fork.  The grammars already closed (threads
+ * ended, epochs full) go; each live stream's grammar starts over at epoch
+ * 0, keeping only a marker's first word whose second is yet to come. */
+static int wpp_reset(void *a)
+{
+    struct wpp_an *an = a;
+    if (an == NULL)
+        return -1;
+    an->records.len = 0;
+    an->records.failed = 0;
+    an->n = 0;
+    an->failed = false;
+    return 0;
+}
+
+static void wpp_reset_stream(void *a, void *tp)
+{
+    struct wpp_an *an = a;
+    struct wpp_pthread *t = tp;
+    if (t == NULL)
+        return;
+    if (!t->closed) {
+        sq_free(&t->sq);
+        wpp_symbols_free(&t->syms);
+    }
+    t->epoch = 0;
+    t->closed = false;
+    if (grammar_start(t) != 0) {
+        an->failed = true;
+        t->closed = true;
+    }
+}
+
 static void wpp_merge(void *into, void *from)
 {
     struct wpp_an *d = into, *s = from;
@@ -316,4 +350,6 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_wpp =
     .merge = wpp_merge,
     .write = wpp_write,
     .close = wpp_close,
+    .reset = wpp_reset,
+    .reset_stream = wpp_reset_stream,
 };

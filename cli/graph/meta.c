@@ -361,6 +361,70 @@ static bool parse_ppp_table(struct pp_cursor *c, struct pp_func_meta *f, struct 
     return true;
 }
 
+/* LINES: per node, the exact lines of its statements as spans (docs/format.md,
+ * "Line table"). Counted and bounded in one pass before anything is
+ * allocated, then read in a second. */
+static bool parse_lines(struct pp_cursor *c, const struct pp_tu_meta *tu,
+                        struct pp_func_meta *f, struct pp_error *err)
+{
+    struct pp_cursor scan;
+    uint32_t n, i, k;
+    uint64_t total = 0;
+    struct pp_line_span *next;
+
+    if (!pp_get_u32(c, &n))
+        return pp_fail(err, "detail record truncated before the line table");
+    if (n != f->nnodes)
+        return pp_fail(err, "line table of %" PRIu32 " nodes, the graph has %" PRIu32, n,
+                       f->nnodes);
+    scan = *c;
+    for (i = 0; i < n; i++) {
+        uint32_t nspans;
+        if (!pp_get_u32(&scan, &nspans) ||
+            nspans > pp_cursor_left(&scan) / PATHPROF_META_SPAN_SIZE)
+            return pp_fail(err, "line table: node %" PRIu32 "'s spans run past the end of "
+                                "the blob", i);
+        scan.pos += (size_t)nspans * PATHPROF_META_SPAN_SIZE;
+        total += nspans;
+        if (i < 2 && nspans)
+            return pp_fail(err, "line table: %s has lines", i ? "EXIT" : "ENTRY");
+    }
+    f->spans = zalloc(total, sizeof *f->spans, err);
+    if (!f->spans)
+        return false;
+    next = f->spans;
+    for (i = 0; i < n; i++) {
+        struct pp_node *node = &f->nodes[i];
+        uint32_t prev_file = 0;
+        node->nspans = pp_take_u32(c);
+        node->spans = next;
+        for (k = 0; k < node->nspans; k++, next++) {
+            uint32_t file = pp_take_u32(c);
+            next->first = pp_take_u32(c);
+            next->last = pp_take_u32(c);
+            if (!string_index_ok(tu, file, false))
+                return pp_fail(err, "line table: node %" PRIu32 ": file string index %" PRIu32
+                                    " out of range (%" PRIu32 " strings)", i, file,
+                               tu->nstrings);
+            if (next->first == 0 || next->last < next->first)
+                return pp_fail(err, "line table: node %" PRIu32 ": bad span %" PRIu32 "-%" PRIu32,
+                               i, next->first, next->last);
+            if (k && (file < prev_file ||
+                      (file == prev_file && next->first <= (uint64_t)next[-1].last + 1)))
+                return pp_fail(err, "line table: node %" PRIu32 ": spans not sorted, "
+                                    "overlapping or adjacent", i);
+            next->file = tu->strings[file];
+            prev_file = file;
+        }
+    }
+    return true;
+}
+
+bool meta_has_lines(const struct pp_func_meta *f)
+{
+    return (f->flags & PATHPROF_FN_LINES) != 0;
+}
+
 static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offset,
                          const struct pp_tu_meta *tu, struct pp_func_meta *f,
                          struct pp_error *err)
@@ -440,7 +504,9 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
     }
     if ((f->flags & PATHPROF_FN_PPP) && !parse_ppp_table(&c, f, err))
         return false;
-    return !(f->flags & PATHPROF_FN_TPP_DERIVED) || parse_derived(&c, f, err);
+    if ((f->flags & PATHPROF_FN_TPP_DERIVED) && !parse_derived(&c, f, err))
+        return false;
+    return !(f->flags & PATHPROF_FN_LINES) || parse_lines(&c, tu, f, err);
 }
 
 void meta_func_context(struct pp_error *err, uint32_t i, const struct pp_func_meta *f)
@@ -563,6 +629,7 @@ void meta_free(struct pp_tu_meta *tu)
             free(f->verify);
             free(f->ppp_table);
             free(f->derived);
+            free(f->spans);
             free(f->edge_closes_loop);
             free(f->node_start);
         }

@@ -11,7 +11,8 @@
  * - the graph is acyclic;
  * - verify edges have src, dst < nnodes and their number matches the
  *   directory entry;
- * - a PPP function's table holds distinct IDs below npaths, or holes. */
+ * - a PPP function's table holds distinct IDs below npaths, or holes;
+ * - with the LINES flag, every node's spans are as struct pp_node says. */
 #ifndef PATHPROF_CLI_META_H
 #define PATHPROF_CLI_META_H
 
@@ -19,11 +20,23 @@
 
 #include "base/error.h"
 
+/* Lines FIRST..LAST of FILE hold statements of a block (the line table,
+ * docs/format.md). */
+struct pp_line_span {
+    const char *file;
+    uint32_t first, last; /* 1 <= first <= last */
+};
+
 struct pp_node {
     uint32_t bb;          /* GCC bb->index; 0 ENTRY, 1 EXIT */
     const char *file;     /* NULL when the block has no statements with a location */
     uint32_t line_first;
     uint32_t line_last;
+    /* With the LINES flag: the exact lines of the block's statements, sorted
+     * by file (string index) and line, disjoint and not adjacent; ENTRY and
+     * EXIT have none. Without it: 0, NULL (only the range above is known). */
+    uint32_t nspans;
+    const struct pp_line_span *spans;
 };
 
 struct pp_edge {
@@ -78,6 +91,7 @@ struct pp_func_meta {
     struct pp_verify_edge *verify;
     uint32_t nderived;    /* TPP_DERIVED only */
     struct pp_derived *derived; /* ascending id, each below npaths */
+    struct pp_line_span *spans; /* LINES only: every node's spans, node by node */
 
     /* Computed by loops_classify() (loops.c) from the graph above. */
     uint8_t *edge_closes_loop; /* per edge: an EXIT_DUMMY edge standing for a back edge */
@@ -112,6 +126,9 @@ const struct pp_derived *meta_derived(const struct pp_func_meta *f, uint64_t id)
 bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
                 struct pp_error *err);
 void meta_free(struct pp_tu_meta *tu);
+
+/* Whether F has the line table: exact lines per block (PATHPROF_FN_LINES). */
+bool meta_has_lines(const struct pp_func_meta *f);
 
 /* The outgoing edges of NODE are f->edges[out_first[node] ...]. */
 static inline const struct pp_edge *meta_out_edges(const struct pp_func_meta *f,

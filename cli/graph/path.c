@@ -180,11 +180,30 @@ void path_mark_nodes(const struct pp_func_meta *f, const struct path *p, uint8_t
         on_path[path_block(f, p, i)] = 1;
 }
 
+bool node_has_line(const struct pp_node *n, const char *file, uint32_t line)
+{
+    uint32_t k;
+    /* A block has few spans: a scan, by name (one file may have two string
+     * indices in a hand-made blob). */
+    for (k = 0; k < n->nspans; k++)
+        if (line >= n->spans[k].first && line <= n->spans[k].last &&
+            strcmp(n->spans[k].file, file) == 0)
+            return true;
+    return false;
+}
+
 bool path_runs_line(const struct pp_func_meta *f, const uint8_t *on_path, const char *file,
                     uint32_t line)
 {
     struct line_range r;
     uint32_t n;
+
+    if (meta_has_lines(f)) {
+        for (n = 2; n < f->nnodes; n++)
+            if (on_path[n] && node_has_line(&f->nodes[n], file, line))
+                return true;
+        return false;
+    }
     /* A line of the function's file outside its own text was brought in
      * by inlining: the range of a block around it says nothing of it, so
      * it runs only where it starts or ends one of the path's blocks.  The

@@ -68,7 +68,12 @@ struct line_range {
 uint32_t path_line_ranges(const struct pp_func_meta *f, const struct path *p,
                           struct line_range *out);
 
-/* Whether the path runs LINE of FILE, as far as block ranges tell. A
+/* Whether a statement of node N comes from LINE of FILE (its spans). */
+bool node_has_line(const struct pp_node *n, const char *file, uint32_t line);
+
+/* Whether the path runs LINE of FILE. With the line table (meta_has_lines)
+ * exactly: a statement of one of its blocks comes from that line.
+ * Without, as far as block ranges tell. A
  * block's range runs from its first to its last located statement and may
  * hold lines of other blocks (a switch's cases, an inlined helper):
  * a line that starts or ends one of the path's blocks runs; any other

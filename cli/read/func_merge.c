@@ -45,15 +45,20 @@ static bool same_key(const struct pp_func_meta *a, const struct pp_func_meta *b)
 
 static bool same_graph(const struct pp_func_meta *a, const struct pp_func_meta *b)
 {
-    uint32_t i;
+    uint32_t i, j;
     if (a->flags != b->flags || a->tpp != b->tpp || a->npaths != b->npaths || a->nnodes != b->nnodes ||
         a->nedges != b->nedges || a->nverify != b->nverify)
         return false;
     for (i = 0; i < a->nnodes; i++) {
         const struct pp_node *x = &a->nodes[i], *y = &b->nodes[i];
         if (x->bb != y->bb || str_cmp(x->file, y->file) != 0 ||
-            x->line_first != y->line_first || x->line_last != y->line_last)
+            x->line_first != y->line_first || x->line_last != y->line_last ||
+            x->nspans != y->nspans)
             return false;
+        for (j = 0; j < x->nspans; j++)
+            if (strcmp(x->spans[j].file, y->spans[j].file) != 0 ||
+                x->spans[j].first != y->spans[j].first || x->spans[j].last != y->spans[j].last)
+                return false;
     }
     for (i = 0; i < a->nedges; i++) {
         const struct pp_edge *x = &a->edges[i], *y = &b->edges[i];

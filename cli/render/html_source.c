@@ -38,49 +38,89 @@ static int by_line(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* The lines of FILE the path runs: each block's first and last line and
- * the code lines between that it runs (path_runs_line), sorted, once
- * each, as "3 4 5 8". */
+/* A growing list of line numbers. */
+struct line_list {
+    uint32_t *v, n, cap;
+};
+
+static bool line_list_add(struct line_list *l, uint32_t line)
+{
+    if (l->n == l->cap) {
+        uint32_t ncap = l->cap ? l->cap * 2 : 64;
+        uint32_t *bigger = realloc(l->v, ncap * sizeof *bigger);
+        if (!bigger)
+            return false;
+        l->v = bigger;
+        l->cap = ncap;
+    }
+    l->v[l->n++] = line;
+    return true;
+}
+
+/* The lines of FILE one block of the path runs, into L. With the line
+ * table exactly its lines (as the text report prints them); without, its
+ * range's first and last line and the code lines between that the path
+ * runs (path_runs_line). */
+static bool block_lines_in(struct line_list *l, const struct pp_func_meta *m, uint32_t node,
+                           const uint8_t *on_path, const char *file, struct source_cache *src)
+{
+    const struct pp_node *n = &m->nodes[node];
+    struct line_range r;
+    uint32_t k, line;
+
+    if (meta_has_lines(m)) {
+        for (k = 0; k < n->nspans; k++) {
+            if (strcmp(n->spans[k].file, file) != 0)
+                continue;
+            for (line = n->spans[k].first; line <= n->spans[k].last; line++) {
+                if (!line_list_add(l, line))
+                    return false;
+                if (line == UINT32_MAX)
+                    break;
+            }
+        }
+        return true;
+    }
+    if (!node_lines(n, &r) || strcmp(r.file, file) != 0)
+        return true;
+    for (line = r.first; line <= r.last && line - r.first < 100000; line++) {
+        if (line != r.first && line != r.last &&
+            (!source_is_code(src, file, line) || !path_runs_line(m, on_path, file, line)))
+            continue;
+        if (!line_list_add(l, line))
+            return false;
+        if (line == UINT32_MAX)
+            break;
+    }
+    return true;
+}
+
+/* The lines of FILE the path runs (block_lines_in), sorted, once each, as
+ * "3 4 5 8". */
 static bool out_path_lines_attr(FILE *out, const struct pp_func_meta *m, const struct path *p,
                                 const char *file, struct source_cache *src,
                                 struct pp_error *err)
 {
-    uint32_t *lines = NULL, n = 0, cap = 0, i, l;
+    struct line_list lines = { NULL, 0, 0 };
     uint8_t *on_path = malloc(m->nnodes);
+    uint32_t i;
+    bool ok = on_path != NULL;
 
-    if (!on_path)
+    if (ok)
+        path_mark_nodes(m, p, on_path);
+    for (i = 0; ok && i < path_nblocks(p); i++)
+        ok = block_lines_in(&lines, m, path_block(m, p, i), on_path, file, src);
+    if (!ok) {
+        free(lines.v);
+        free(on_path);
         return pp_fail(err, "out of memory");
-    path_mark_nodes(m, p, on_path);
-    for (i = 0; i < path_nblocks(p); i++) {
-        struct line_range r;
-        if (!node_lines(&m->nodes[path_block(m, p, i)], &r) || strcmp(r.file, file) != 0)
-            continue;
-        for (l = r.first; l <= r.last && l - r.first < 100000; l++) {
-            if (l != r.first && l != r.last &&
-                (!source_is_code(src, file, l) || !path_runs_line(m, on_path, file, l)))
-                continue;
-            if (n == cap) {
-                uint32_t ncap = cap ? cap * 2 : 64;
-                uint32_t *bigger = realloc(lines, ncap * sizeof *bigger);
-                if (!bigger) {
-                    free(lines);
-                    free(on_path);
-                    return pp_fail(err, "out of memory");
-                }
-                lines = bigger;
-                cap = ncap;
-            }
-            lines[n++] = l;
-            if (l == UINT32_MAX)
-                break;
-        }
     }
-    if (n)
-        qsort(lines, n, sizeof *lines, by_line);
-    for (i = 0; i < n; i++)
-        if (i == 0 || lines[i] != lines[i - 1])
-            fprintf(out, i ? " %" PRIu32 : "%" PRIu32, lines[i]);
-    free(lines);
+    if (lines.n)
+        qsort(lines.v, lines.n, sizeof *lines.v, by_line);
+    for (i = 0; i < lines.n; i++)
+        if (i == 0 || lines.v[i] != lines.v[i - 1])
+            fprintf(out, i ? " %" PRIu32 : "%" PRIu32, lines.v[i]);
+    free(lines.v);
     free(on_path);
     return true;
 }

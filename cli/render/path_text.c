@@ -2,6 +2,7 @@
 #include "path_text.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,21 @@ void out_path_ends(FILE *out, const struct pp_func_meta *f, const struct path *p
     }
 }
 
+/* Where NODE is in the source: its range, or, when only -g statement
+ * markers locate it (its code folded away), its first span. */
+static bool node_place(const struct pp_func_meta *f, uint32_t node, struct line_range *r)
+{
+    const struct pp_node *n = &f->nodes[node];
+    if (node_lines(n, r))
+        return true;
+    if (!n->nspans)
+        return false;
+    r->file = n->spans[0].file;
+    r->first = n->spans[0].first;
+    r->last = n->spans[0].last;
+    return true;
+}
+
 /* NODE's first (or LAST) line, without the file when it is HOME (the file of the
  * decision, nearly always): "line 12", "u.h:40" or "bb N". */
 static void out_short_place(FILE *out, const struct pp_func_meta *f, uint32_t node,
@@ -65,7 +81,7 @@ static void out_short_place(FILE *out, const struct pp_func_meta *f, uint32_t no
 {
     struct line_range r;
     uint32_t line;
-    if (!node_lines(&f->nodes[node], &r)) {
+    if (!node_place(f, node, &r)) {
         out_node(out, f, node);
         return;
     }
@@ -120,8 +136,8 @@ static bool same_words(const struct pp_func_meta *f, const struct pp_edge *a,
         return true;
     if (ta < 2 || tb < 2)
         return false;
-    la = node_lines(&f->nodes[ta], &ra);
-    lb = node_lines(&f->nodes[tb], &rb);
+    la = node_place(f, ta, &ra);
+    lb = node_place(f, tb, &rb);
     if (la != lb)
         return false;
     return !la || (strcmp(ra.file, rb.file) == 0 && ra.first == rb.first);
@@ -136,6 +152,7 @@ static void out_way(FILE *out, const struct pp_func_meta *f, uint32_t node, uint
     uint32_t n, j, twins = 0, rank = 0;
     const struct pp_edge *ways = meta_out_edges(f, node, &n), *e = &ways[k];
     bool confusable = false;
+    struct line_range r;
 
     out_edge_target(out, f, e, home);
     for (j = 0; j < n; j++) {
@@ -151,7 +168,7 @@ static void out_way(FILE *out, const struct pp_func_meta *f, uint32_t node, uint
     if (!confusable)
         return;
     /* A target without lines already reads "bb N". */
-    if (edge_target(e) >= 2 && f->nodes[edge_target(e)].file)
+    if (edge_target(e) >= 2 && node_place(f, edge_target(e), &r))
         fprintf(out, " (bb %" PRIu32 ")", f->nodes[edge_target(e)].bb);
     if (twins)
         fprintf(out, " (edge %" PRIu32 " of %" PRIu32 " to it)", rank + 1, twins + 1);
@@ -213,14 +230,122 @@ static void print_run(FILE *out, struct source_cache *c, const struct line_range
         source_print_range(out, c, run, indent);
 }
 
+/* For sorting a run's spans: the rank of the span's file among the run's
+ * files (by first appearance), then its first line. */
+struct ranked_span {
+    struct pp_line_span span;
+    uint32_t file_rank;
+};
+
+static int by_file_then_line(const void *pa, const void *pb)
+{
+    const struct ranked_span *a = pa, *b = pb;
+    if (a->file_rank != b->file_rank)
+        return a->file_rank < b->file_rank ? -1 : 1;
+    return (a->span.first > b->span.first) - (a->span.first < b->span.first);
+}
+
+/* The exact lines of blocks FROM .. TO-1 of P (straight-line code: no
+ * decision between them), one group per file in the order the path first
+ * comes to it, each line once. Returns whether any line was printed; false
+ * too when out of memory (then "(lines not shown: out of memory)"). */
+static bool print_exact_run(FILE *out, struct source_cache *c, const struct pp_func_meta *f,
+                            const struct path *p, uint32_t from, uint32_t to,
+                            const char *indent)
+{
+    uint32_t i, k, n = 0, nfiles = 0, start;
+    uint64_t total = 0;
+    struct ranked_span *all;
+    struct pp_line_span *plain;
+    const char **files;
+
+    for (i = from; i < to; i++)
+        total += f->nodes[path_block(f, p, i)].nspans;
+    if (total == 0)
+        return false;
+    all = total <= SIZE_MAX / sizeof *all ? malloc((size_t)total * sizeof *all) : NULL;
+    files = total <= SIZE_MAX / sizeof *files ? malloc((size_t)total * sizeof *files) : NULL;
+    if (!all || !files) {
+        free(all);
+        free(files);
+        fprintf(out, "%s(lines not shown: out of memory)\n", indent);
+        return true;
+    }
+    for (i = from; i < to; i++) {
+        const struct pp_node *node = &f->nodes[path_block(f, p, i)];
+        for (k = 0; k < node->nspans; k++) {
+            uint32_t r = 0;
+            while (r < nfiles && strcmp(files[r], node->spans[k].file) != 0)
+                r++;
+            if (r == nfiles)
+                files[nfiles++] = node->spans[k].file;
+            all[n].span = node->spans[k];
+            all[n++].file_rank = r;
+        }
+    }
+    qsort(all, n, sizeof *all, by_file_then_line);
+    /* Merge what overlaps or touches, within one file. */
+    k = 0;
+    for (i = 0; i < n; i++) {
+        if (k && all[k - 1].file_rank == all[i].file_rank &&
+            all[i].span.first <= (uint64_t)all[k - 1].span.last + 1) {
+            if (all[i].span.last > all[k - 1].span.last)
+                all[k - 1].span.last = all[i].span.last;
+        } else {
+            all[k++] = all[i];
+        }
+    }
+    n = k;
+    /* Back to plain spans, file by file. */
+    plain = malloc((size_t)n * sizeof *plain);
+    for (start = 0; plain && start < n; start = i) {
+        for (i = start; i < n && all[i].file_rank == all[start].file_rank; i++)
+            plain[i - start] = all[i].span;
+        source_print_lines(out, c, files[all[start].file_rank], plain, i - start, indent);
+    }
+    if (!plain)
+        fprintf(out, "%s(lines not shown: out of memory)\n", indent);
+    free(plain);
+    free(all);
+    free(files);
+    return true;
+}
+
+/* With the line table: each stretch between two decisions prints the
+ * exact lines its blocks run, then the decision which way the path went. */
+static void out_path_lines_exact(FILE *out, struct source_cache *c,
+                                 const struct pp_func_meta *f, const struct path *p,
+                                 const char *indent)
+{
+    uint32_t i, start = 0;
+    bool any = false;
+
+    for (i = 0; i < path_nblocks(p); i++) {
+        if (decides(f, p, i)) {
+            any |= print_exact_run(out, c, f, p, start, i + 1, indent);
+            out_branch(out, f, p, i + 1, indent);
+            any = true;
+            start = i + 1;
+        }
+    }
+    any |= print_exact_run(out, c, f, p, start, path_nblocks(p), indent);
+    if (!any)
+        fprintf(out, "%s(no source lines recorded)\n", indent);
+}
+
 void out_path_lines(FILE *out, struct source_cache *c, const struct pp_func_meta *f,
                     const struct path *p, const char *indent)
 {
     struct line_range run;
     bool open = false, any = false;
-    uint8_t *on_path = malloc(f->nnodes);
+    uint8_t *on_path;
     uint32_t i;
 
+    if (meta_has_lines(f)) {
+        out_path_lines_exact(out, c, f, p, indent);
+        return;
+    }
+    on_path = malloc(f->nnodes);
     /* Without memory for the map every line of a range is printed. */
     if (on_path)
         path_mark_nodes(f, p, on_path);

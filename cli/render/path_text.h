@@ -11,10 +11,12 @@
 void out_node_place(FILE *out, const struct pp_func_meta *f, uint32_t node);
 /* "starts at function entry; ends at return" and the like (no newline). */
 void out_path_ends(FILE *out, const struct pp_func_meta *f, const struct path *p);
-/* The path's line ranges, each with the source text of the lines it runs
- * (path_runs_line) when readable; a range never crosses a decision: at each block with several ways out a
- * line says which way the path went and which it did not, so two
- * different paths never read the same. */
+/* The lines the path runs, with their source text when readable: with the
+ * line table (meta_has_lines) exactly its blocks' lines, grouped per file
+ * between two decisions; in older profiles the blocks' ranges, filtered
+ * (path_runs_line). Nothing is merged across a decision: at each block
+ * with several ways out a line says which way the path went and which it
+ * did not, so two different paths never read the same. */
 void out_path_lines(FILE *out, struct source_cache *c, const struct pp_func_meta *f,
                     const struct path *p, const char *indent);
 

@@ -117,6 +117,32 @@ static void out_block_lines(FILE *out, const struct pp_func_meta *m)
     fputc('}', out);
 }
 
+/* With the line table: each block's exact lines, as spans (docs/format.md,
+ * "Line table"): what the text report prints of a path are its blocks'. */
+static void out_block_line_sets(FILE *out, const struct pp_func_meta *m)
+{
+    const char *sep = "";
+    uint32_t i, k;
+
+    if (!meta_has_lines(m))
+        return;
+    fputs(",\n   \"block_line_sets\":{", out);
+    for (i = 2; i < m->nnodes; i++) {
+        const struct pp_node *n = &m->nodes[i];
+        if (n->nspans == 0)
+            continue;
+        fprintf(out, "%s\"%" PRIu32 "\":[", sep, n->bb);
+        for (k = 0; k < n->nspans; k++) {
+            fputs(k ? ",\"" : "\"", out);
+            json_string_body(out, n->spans[k].file);
+            fprintf(out, ":%" PRIu32 "-%" PRIu32 "\"", n->spans[k].first, n->spans[k].last);
+        }
+        fputc(']', out);
+        sep = ",";
+    }
+    fputc('}', out);
+}
+
 /* SP: the profile when F's counts are sampled, else null. */
 static bool out_function(FILE *out, const struct pp_func *f, const struct pp_profile *sp,
                          uint64_t top, struct pp_error *err)
@@ -180,6 +206,7 @@ static bool out_function(FILE *out, const struct pp_func *f, const struct pp_pro
     }
     fputs(n ? "\n   ]" : "]", out);
     out_block_lines(out, m);
+    out_block_line_sets(out, m);
     if (m->flags & PATHPROF_FN_VERIFY) {
         fputs(",\n   \"verify_edges\":[", out);
         for (i = 0; i < m->nverify; i++)

@@ -295,3 +295,47 @@ void source_print_range_kept(FILE *out, struct source_cache *c, const struct lin
             break;
     }
 }
+
+void source_print_lines(FILE *out, struct source_cache *c, const char *file,
+                        const struct pp_line_span *spans, uint32_t n, const char *indent)
+{
+    struct source_file *s;
+    uint32_t k, line, last, shown = 0;
+    uint64_t total = 0;
+    int width;
+    char digits[16];
+
+    if (n == 0)
+        return;
+    fputs(indent, out);
+    out_safe(out, file);
+    for (k = 0; k < n; k++) {
+        fprintf(out, k ? ",%" PRIu32 : ":%" PRIu32, spans[k].first);
+        if (spans[k].last != spans[k].first)
+            fprintf(out, "-%" PRIu32, spans[k].last);
+        total += (uint64_t)spans[k].last - spans[k].first + 1;
+    }
+    fputc('\n', out);
+    s = lookup(c, file);
+    if (!s)
+        return;
+    last = spans[n - 1].last;
+    width = snprintf(digits, sizeof digits, "%" PRIu32, last);
+    if (width < 4)
+        width = 4;
+    for (k = 0; k < n; k++) {
+        for (line = spans[k].first; line <= spans[k].last && line <= s->nlines; line++) {
+            if (shown == SOURCE_MAX_LINES - 1 && total > SOURCE_MAX_LINES && line != last) {
+                fprintf(out, "%s    %*s | ... (%" PRIu64 " more lines)\n", indent, width, "",
+                        total - shown - 1);
+                if (last <= s->nlines)
+                    print_line(out, s, last, width, indent);
+                return;
+            }
+            print_line(out, s, line, width, indent);
+            shown++;
+            if (line == UINT32_MAX)
+                break;
+        }
+    }
+}

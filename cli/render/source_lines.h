@@ -5,9 +5,11 @@
  * is shorter than a range prints no text; the reports say once which
  * files were not found (source_out_missing). Each file is read once.
  *
- * A block's range runs from its first to its last located statement, so it
- * may hold lines that never run: blank lines, comments, preprocessor lines
- * and code an `#if 0` disables. Those are not printed (source_is_code). */
+ * With the line table a block's lines are exact (source_print_lines).
+ * In older profiles a block's range runs from its first to its last
+ * located statement, so it may hold lines that never run: blank lines,
+ * comments, preprocessor lines and code an `#if 0` disables. Those are not
+ * printed (source_is_code). */
 #ifndef PATHPROF_CLI_SOURCE_LINES_H
 #define PATHPROF_CLI_SOURCE_LINES_H
 
@@ -34,6 +36,14 @@ void source_print_range(FILE *out, struct source_cache *c, const struct line_ran
 void source_print_range_kept(FILE *out, struct source_cache *c, const struct line_range *r,
                              const char *indent, bool (*keep)(void *ctx, uint32_t line),
                              void *ctx);
+
+/* Exact lines (the line table): "INDENTfile:3-5,9" naming every line of
+ * SPANS (N spans of FILE, sorted, disjoint), then, when the source is
+ * readable, each of those lines as "INDENT    NNN | text", at most
+ * SOURCE_MAX_LINES, the last always among them. No line is dropped as
+ * not code: each holds a statement. */
+void source_print_lines(FILE *out, struct source_cache *c, const char *file,
+                        const struct pp_line_span *spans, uint32_t n, const char *indent);
 
 /* Whether FILE can be read (tried once, remembered). */
 bool source_readable(struct source_cache *c, const char *file);

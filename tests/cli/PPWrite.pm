@@ -63,6 +63,7 @@ sub tu_blob {
         $str->($f->{name});
         $str->($f->{file});
         $str->($_->[1]) for @{ $f->{nodes} };
+        $str->($_->[0]) for map { @$_ } @{ $f->{lines} // [] };
     }
     my $strtab = new_buf();
     for my $i (0 .. $#strings) {
@@ -101,6 +102,22 @@ sub tu_blob {
             put($d, "verify$i.src", 'V', $v->[0]);
             put($d, "verify$i.dst", 'V', $v->[1]);
             $i++;
+        }
+        # The line table (flag LINES, 4096): per node, [FILE, FIRST, LAST] spans.
+        if ($f->{lines}) {
+            put($d, 'lines.nnodes', 'V', scalar @{ $f->{lines} });
+            $i = 0;
+            for my $spans (@{ $f->{lines} }) {
+                put($d, "lines.node$i.nspans", 'V', scalar @$spans);
+                my $k = 0;
+                for my $sp (@$spans) {
+                    put($d, "lines.node$i.span$k.file", 'V', $str->($sp->[0]));
+                    put($d, "lines.node$i.span$k.first", 'V', $sp->[1]);
+                    put($d, "lines.node$i.span$k.last", 'V', $sp->[2]);
+                    $k++;
+                }
+                $i++;
+            }
         }
         push @details, $d;
         # Counters: array mode npaths, hash mode one slot, then verify counters.

@@ -2,7 +2,7 @@
 # mkprofile.pl - writes a pathprof profile for hand-made path graphs whose
 # paths are known by construction (docs/format.md), for the CLI tests.
 #
-#   mkprofile.pl [--scenario basic|small] [--map MAPFILE] OUT
+#   mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] OUT
 #
 # --map writes "NAME OFFSET SIZE" for every field, so a test can damage
 # exactly one field (tests/cli/patch.pl).
@@ -37,7 +37,7 @@ use PPWrite qw(profile_bytes);
 no warnings 'portable';    # 64-bit hex constants: Perl here has 64-bit integers
 
 use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2, TERMINAL => 3 };
-use constant { HASH => 1, CUT => 2, ATOMIC => 4, VERIFY => 8 };
+use constant { HASH => 1, CUT => 2, ATOMIC => 4, VERIFY => 8, LINES => 4096 };
 
 my ($scenario, $mapfile, $out) = ('basic');
 while (@ARGV) {
@@ -47,7 +47,7 @@ while (@ARGV) {
     elsif ($a =~ /^-/) { die "mkprofile.pl: unknown option $a\n" }
     else { $out = $a }
 }
-die "usage: mkprofile.pl [--scenario basic|small] [--map MAPFILE] OUT\n" unless defined $out;
+die "usage: mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] OUT\n" unless defined $out;
 
 sub none_node { [$_[0], undef, 0, 0] }
 
@@ -151,6 +151,16 @@ if ($scenario eq 'basic') {
     $profile{hash_updates} = 9007199254740993 + 7 + 1 + 3;
 } elsif ($scenario eq 'small') {
     $profile{tus} = [{ funcs => [$loop] }];
+    $profile{array_updates} = 55;
+    $profile{hash_updates} = 0;
+} elsif ($scenario eq 'lines') {
+    # `small` with the line table (flag LINES): bb25 also runs lines 40-41
+    # of h.h (a helper inlined from a header).
+    my %with_lines = (%$loop, flags => VERIFY | LINES,
+        lines => [[], [], [['t.c', 2, 2]], [['t.c', 3, 3]], [['t.c', 4, 4]],
+                  [['t.c', 5, 5], ['h.h', 40, 41]], [['t.c', 7, 7]], [['t.c', 8, 8]],
+                  [['t.c', 10, 10]]]);
+    $profile{tus} = [{ funcs => [\%with_lines] }];
     $profile{array_updates} = 55;
     $profile{hash_updates} = 0;
 } else {

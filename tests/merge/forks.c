@@ -20,7 +20,9 @@ static __attribute__((noinline)) int step(int i)
     return 1;
 }
 
-static long walk(int from, int n)
+/* Not inlined: its loop's k-iteration paths are its own, whatever the
+ * build (tests/runtime-accumulate-fork.t compares them). */
+static __attribute__((noinline)) long walk(int from, int n)
 {
     long s = 0;
     for (int i = from; i < from + n; i++)
