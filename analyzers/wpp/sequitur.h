@@ -15,7 +15,10 @@
  * deletion (no tombstones) that doubles at half load, so every lookup
  * takes constant expected time however full the grammar gets; nodes and
  * rules live in arrays indexed by 32-bit numbers (no pointers: they move
- * when an array grows).
+ * when an array grows).  A slot is 8 bytes, the digram's 32-bit hash and
+ * its node (the key is read back from the node to confirm a match), and
+ * each node knows its slot, so taking a digram out of the index needs no
+ * lookup (most digrams a substitution removes were never in it).
  *
  * Depends on nothing but libc, so tests/wpp/unit.c drives it directly. */
 #ifndef PATHPROF_WPP_SEQUITUR_H
@@ -42,6 +45,7 @@
 
 struct sq_node {
     uint32_t next, prev, val;
+    uint32_t ix; /* 1 + the index slot holding this node's digram; 0: none */
 };
 
 struct sq_rule {
@@ -50,9 +54,8 @@ struct sq_rule {
 };
 
 struct sq_slot {
-    uint64_t key; /* first value << 32 | second value; UINT64_MAX: empty */
-    uint32_t node;
-    uint32_t pad;
+    uint32_t hash; /* of the key, first value << 32 | second value */
+    uint32_t node; /* the digram's first node; 0: empty */
 };
 
 struct sequitur {

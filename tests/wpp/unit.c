@@ -144,14 +144,29 @@ static const char *properties(const struct sequitur *s)
         }
         i = j;
     }
+    uint64_t indexed = 0, slots = 0;
     for (uint64_t i = 0; i <= s->tmask && !bad; i++) {
-        if (s->tab[i].key == UINT64_MAX)
-            continue;
         uint32_t x = s->tab[i].node;
+        if (x == 0)
+            continue;
         uint64_t k = (uint64_t)s->n[x].val << 32 | s->n[s->n[x].next].val;
-        if (k != s->tab[i].key)
+        if ((uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32) != s->tab[i].hash ||
+            SQ_IS_GUARD(s->n[x].val) || SQ_IS_GUARD(s->n[s->n[x].next].val))
             bad = "an index entry points at another digram";
+        else if (s->n[x].ix != i + 1)
+            bad = "an indexed node does not know its slot";
+        indexed++;
+        slots++;
     }
+    /* Every node that says it is indexed is (no node points at a slot
+     * that forgot it, which would take the wrong digram out). */
+    for (size_t i = 0; i < nocc && !bad; i++)
+        if (s->n[occ[i].node].ix != 0)
+            indexed--;
+    if (!bad && indexed != 0)
+        bad = "the nodes' slot numbers disagree with the index";
+    if (!bad && s->tcount != slots)
+        bad = "the index's count of entries is wrong";
     free(occ);
     free(uses);
     return bad;
