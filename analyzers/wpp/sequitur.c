@@ -479,20 +479,16 @@ bool sq_room_slow(struct sequitur *s, size_t limit)
     return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
 }
 
-int sq_append(struct sequitur *s, uint32_t t)
+/* Appends VT, a terminal or a use of a live rule, to the start rule. */
+static void append_val(struct sequitur *s, uint32_t vt)
 {
-    if (s->failed)
-        return -1;
     while (s->limbo) {
         uint32_t r = s->limbo;
         s->limbo = s->r[r].uses;
         s->r[r].uses = s->free_rules;
         s->free_rules = r;
     }
-    uint32_t g0 = s->r[0].guard, y = nprev(s, g0), vt = SQ_TERM(t);
-    s->length++;
-    if (t >= s->nterms)
-        s->nterms = t + 1;
+    uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
     if (!SQ_IS_GUARD(nval(s, y))) {
         /* SEQUITUR(1): when (y, t) is the whole right side of a rule R,
          * apply R instead of resolving the pending digram (x, y). */
@@ -515,13 +511,15 @@ int sq_append(struct sequitur *s, uint32_t t)
                 /* Y's rule may now be used only inside R. */
                 if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
                     expand(s, nnext(s, s->r[r].guard));
-                return s->failed ? -1 : 0;
+                return;
             }
         }
     }
     uint32_t z = node_new(s, vt);
     if (z == 0)
-        return -1;
+        return;
+    if (SQ_IS_USE(vt))
+        s->r[SQ_ID(vt)].uses++;
     /* Appended after Y, the last symbol: (y, guard) was no digram. */
     s->n[z].prev = y;
     s->n[z].next = g0;
@@ -529,11 +527,65 @@ int sq_append(struct sequitur *s, uint32_t t)
     s->n[g0].prev = z;
     if (!SQ_IS_GUARD(nval(s, y)))
         check(s, nprev(s, y)); /* (x, y) is no longer the last digram */
-    return s->failed ? -1 : 0;
+}
+
+/* The use of the rule whose whole right side is (V, V), or 0 when there
+ * is none.  Such a rule is its digram's only occurrence (any other would
+ * be a second, apart from it), so the index points at it. */
+static uint32_t doubled(struct sequitur *s, uint32_t v)
+{
+    uint64_t key = (uint64_t)v << 32 | v, i = find(s, key, hash_of(key));
+    uint32_t m = s->tab[i].node;
+    if (m == 0)
+        return 0;
+    uint32_t pv = nval(s, nprev(s, m));
+    if (SQ_IS_GUARD(pv) && SQ_ID(pv) != 0 && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))))
+        return SQ_USE(SQ_ID(pv));
+    return 0;
+}
+
+/* The pending run v^k goes into the grammar as the largest powers
+ * v^(2^i) the grammar already has a rule for (v, V2 -> v v, V4 -> V2 V2,
+ * ...; the same nested rules SEQUITUR makes of a run), largest first:
+ * O(log k) appends instead of k.  A power is looked up again before each
+ * append, as the append before may have made or inlined one. */
+static void flush_run(struct sequitur *s)
+{
+    uint32_t pw[64];
+    uint64_t k = s->run_len;
+    s->run_len = 0;
+    pw[0] = s->run_val;
+    while (k != 0 && !s->failed) {
+        unsigned top = 0;
+        while (top < 63 && (uint64_t)2 << top <= k) {
+            uint32_t d = doubled(s, pw[top]);
+            if (d == 0)
+                break;
+            pw[++top] = d;
+        }
+        append_val(s, pw[top]);
+        k -= (uint64_t)1 << top;
+    }
+}
+
+int sq_append_slow(struct sequitur *s, uint32_t t)
+{
+    if (s->run_len != 0)
+        flush_run(s);
+    if (s->failed)
+        return -1;
+    s->run_val = SQ_TERM(t);
+    s->run_len = 1;
+    s->length++;
+    if (t >= s->nterms)
+        s->nterms = t + 1;
+    return 0;
 }
 
 void sq_finish(struct sequitur *s)
 {
+    if (s->run_len != 0)
+        flush_run(s);
     s->finishing = true;
     uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
     if (!SQ_IS_GUARD(nval(s, y)))

@@ -11,6 +11,14 @@
  * the whole right side of a rule, the rule is applied instead of making a
  * new one for the duplicate (the paper's 11111211111 example).
  *
+ * Runs of one symbol (a loop that takes one path again and again: 70% of
+ * bzip2's symbols repeat the one before) are counted, not appended one by
+ * one: the run v^k goes in when it ends, as uses of the rules for the
+ * powers v^(2^i) the grammar already has, largest first (SEQUITUR makes
+ * those rules of a run itself: V2 -> v v, V4 -> V2 V2, ...).  The grammar
+ * is the one SEQUITUR(1) makes of that sequence of symbols: both
+ * properties hold, and it expands to exactly the input.
+ *
  * The digram index is an open-addressing hash table with backward-shift
  * deletion (no tombstones) that doubles at half load, so every lookup
  * takes constant expected time however full the grammar gets; nodes and
@@ -70,6 +78,8 @@ struct sequitur {
     struct sq_slot *tab;
     uint64_t tmask, tcount;
     uint64_t length;     /* terminals appended */
+    uint64_t run_len;    /* the last terminals, a run not yet in the grammar */
+    uint32_t run_val;    /* their value (SQ_TERM) */
     uint32_t nterms;     /* 1 + the largest terminal appended */
     bool finishing;      /* sq_finish: the last digram is checked too */
     bool grew;           /* an array grew outside sq_room (mid-cascade) */
@@ -80,7 +90,17 @@ int sq_init(struct sequitur *s);
 void sq_free(struct sequitur *s);
 /* Appends terminal T (< SQ_MAX_ID).  Returns 0, or -1 when memory ran out
  * (s->failed is then set and the grammar no longer grows). */
-int sq_append(struct sequitur *s, uint32_t t);
+int sq_append_slow(struct sequitur *s, uint32_t t);
+static inline int sq_append(struct sequitur *s, uint32_t t)
+{
+    /* A run goes on: counted (s->run_len is 0 once the grammar failed). */
+    if (__builtin_expect(s->run_len != 0 && SQ_TERM(t) == s->run_val, 1)) {
+        s->run_len++;
+        s->length++;
+        return 0;
+    }
+    return sq_append_slow(s, t);
+}
 /* Checks the last digram: afterwards both properties hold everywhere. */
 void sq_finish(struct sequitur *s);
 /* Bytes held by the grammar's arrays. */
@@ -88,7 +108,7 @@ size_t sq_bytes(const struct sequitur *s);
 /* Makes sure the next append needs no allocation that would take the
  * arrays past LIMIT bytes; false when it would (close the grammar). */
 bool sq_room_slow(struct sequitur *s, size_t limit);
-#define SQ_HEADROOM 256u
+#define SQ_HEADROOM 1024u
 static inline bool sq_room(struct sequitur *s, size_t limit)
 {
     /* The common case, once per symbol: every array has its headroom and
