@@ -450,6 +450,21 @@ int sq_init(struct sequitur *s)
     return 0;
 }
 
+void sq_reset(struct sequitur *s)
+{
+    struct sequitur keep = *s;
+    memset(s, 0, sizeof *s);
+    s->n = keep.n;
+    s->ncap = keep.ncap;
+    s->r = keep.r;
+    s->rcap = keep.rcap;
+    s->tab = keep.tab;
+    s->tmask = keep.tmask;
+    memset(s->tab, 0, (size_t)(s->tmask + 1) * sizeof *s->tab);
+    s->nused = 1;
+    rule_new(s); /* S, rule 0: the arrays have room for it */
+}
+
 void sq_free(struct sequitur *s)
 {
     free(s->n);

@@ -88,6 +88,9 @@ struct sequitur {
 
 int sq_init(struct sequitur *s);
 void sq_free(struct sequitur *s);
+/* Empties the grammar for the next epoch, keeping the arrays (already
+ * within the limit, and in the caches): no allocation, no page faults. */
+void sq_reset(struct sequitur *s);
 /* Appends terminal T (< SQ_MAX_ID).  Returns 0, or -1 when memory ran out
  * (s->failed is then set and the grammar no longer grows). */
 int sq_append_slow(struct sequitur *s, uint32_t t);
@@ -100,6 +103,17 @@ static inline int sq_append(struct sequitur *s, uint32_t t)
         return 0;
     }
     return sq_append_slow(s, t);
+}
+/* Whether the last symbol appended is a run not yet in the grammar, which
+ * sq_run_more makes one longer (the same as appending that symbol). */
+static inline bool sq_in_run(const struct sequitur *s)
+{
+    return s->run_len != 0;
+}
+static inline void sq_run_more(struct sequitur *s)
+{
+    s->run_len++;
+    s->length++;
 }
 /* Checks the last digram: afterwards both properties hold everywhere. */
 void sq_finish(struct sequitur *s);

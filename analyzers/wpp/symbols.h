@@ -33,6 +33,8 @@ struct wpp_symbols {
 
 int wpp_symbols_init(struct wpp_symbols *m);
 void wpp_symbols_free(struct wpp_symbols *m);
+/* Forgets every symbol, keeping the arrays (the next epoch's table). */
+void wpp_symbols_reset(struct wpp_symbols *m);
 size_t wpp_symbols_bytes(const struct wpp_symbols *m);
 /* The symbol's number, a new one when first seen; UINT32_MAX when memory
  * ran out. */

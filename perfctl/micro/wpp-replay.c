@@ -51,25 +51,30 @@ int main(int argc, char **argv)
         if (sq_init(&sq) != 0 || wpp_symbols_init(&syms) != 0)
             die("out of memory", argv[1]);
         double c0 = cpu_now();
+        uint64_t last = UINT64_MAX;
         for (size_t i = 0; i < n; i++) {
             uint64_t w1 = w[i], w2 = 0;
             if ((w1 & PATHPROF_EV_MARKER) && i + 1 < n)
                 w2 = w[++i];
+            else if (w1 == last && !(w1 & PATHPROF_EV_MARKER) && sq_in_run(&sq)) {
+                sq_run_more(&sq); /* as the analyzer's consume does */
+                symbols++;
+                continue;
+            }
             size_t sb = wpp_symbols_bytes(&syms);
             if (sq.length != 0 && (2 * sb >= limit || !sq_room(&sq, limit - 2 * sb))) {
                 sq_finish(&sq);
                 rules += sq.nrules_live;
                 if (sq_bytes(&sq) + sb > peak)
                     peak = sq_bytes(&sq) + sb;
-                sq_free(&sq);
-                wpp_symbols_free(&syms);
-                if (sq_init(&sq) != 0 || wpp_symbols_init(&syms) != 0)
-                    die("out of memory", argv[1]);
+                sq_reset(&sq); /* as the analyzer's next_epoch does */
+                wpp_symbols_reset(&syms);
                 epochs++;
             }
             uint32_t id = wpp_symbols_id(&syms, w1, w2);
             if (id == UINT32_MAX || sq_append(&sq, id) != 0)
                 die("out of memory", argv[1]);
+            last = w2 == 0 ? w1 : UINT64_MAX;
             symbols++;
         }
         sq_finish(&sq);
