@@ -233,7 +233,7 @@ int main(void)
     uint32_t *in = malloc(N * sizeof *in);
     size_t n;
 
-    printf("1..%d\n", 1 + 2 * 22);
+    printf("1..%d\n", 1 + 2 * 26 + 1);
     paper_example();
 
     run("empty", in, 0);
@@ -326,6 +326,69 @@ int main(void)
         for (uint32_t j = 0; j < k && n < N; j++)
             in[n++] = k & 1;
     run("growing runs of two symbols", in, n);
+    /* Runs go into the grammar as powers (sequitur.h): runs of every
+     * length, around powers of two, and blocks of runs repeated. */
+    for (n = 0; n < N; ) {
+        uint32_t v = rnd(3), len = 1 + rnd(300);
+        for (uint32_t j = 0; j < len && n < N; j++)
+            in[n++] = v;
+    }
+    run("runs of random lengths over 3 symbols", in, N);
+    n = 0;
+    for (uint32_t k = 0; n < N; k++) {
+        uint32_t len = (1u << (k % 12)) + (k / 12 % 3) - 1;
+        for (uint32_t j = 0; j < len && n < N; j++)
+            in[n++] = k & 1 ? 4 : 2;
+        if (n < N && k % 5 == 0)
+            in[n++] = 9;
+    }
+    run("runs around powers of two", in, n);
+    for (n = 0; n < 3000; ) {
+        uint32_t v = rnd(5), len = 1 + rnd(40);
+        for (uint32_t j = 0; j < len && n < 3000; j++)
+            in[n++] = v;
+    }
+    for (n = 3000; n < N; n++)
+        in[n] = in[n - 3000];
+    run("a random block of runs repeated", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = n < N / 2 ? 7 : (uint32_t)(n % 2);
+    run("one long run, then an alternation", in, N);
+    /* The analyzer feeds a repeated path with sq_run_more: the same as
+     * appending it. */
+    for (n = 0; n < N; ) {
+        uint32_t v = rnd(4), len = 1 + rnd(20);
+        for (uint32_t j = 0; j < len && n < N; j++)
+            in[n++] = v;
+    }
+    {
+        struct sequitur a, b;
+        bool same = sq_init(&a) == 0 && sq_init(&b) == 0;
+        for (size_t i = 0; i < N && same; i++) {
+            sq_append(&a, in[i]);
+            if (i > 0 && in[i] == in[i - 1] && sq_in_run(&b))
+                sq_run_more(&b);
+            else
+                sq_append(&b, in[i]);
+        }
+        sq_finish(&a);
+        sq_finish(&b);
+        same = same && a.nrules_made == b.nrules_made && a.length == b.length;
+        for (uint32_t r = 0; r < a.nrules_made && same; r++) {
+            uint32_t x = a.r[r].guard, y = b.r[r].guard;
+            same = (x == 0) == (y == 0);
+            if (x == 0 || !same)
+                continue;
+            do {
+                x = a.n[x].next;
+                y = b.n[y].next;
+                same = a.n[x].val == b.n[y].val;
+            } while (same && !SQ_IS_GUARD(a.n[x].val));
+        }
+        ok(same, "%s (%zu symbols): sq_run_more gives the grammar sq_append gives", "runs", (size_t)N);
+        sq_free(&a);
+        sq_free(&b);
+    }
     free(in);
     return failures != 0;
 }
