@@ -105,15 +105,15 @@ static inline int sq_append(struct sequitur *s, uint32_t t)
     return sq_append_slow(s, t);
 }
 /* Whether the last symbol appended is a run not yet in the grammar, which
- * sq_run_more makes one longer (the same as appending that symbol). */
+ * sq_run_more makes K longer (the same as appending that symbol K times). */
 static inline bool sq_in_run(const struct sequitur *s)
 {
     return s->run_len != 0;
 }
-static inline void sq_run_more(struct sequitur *s)
+static inline void sq_run_more(struct sequitur *s, uint64_t k)
 {
-    s->run_len++;
-    s->length++;
+    s->run_len += k;
+    s->length += k;
 }
 /* Checks the last digram: afterwards both properties hold everywhere. */
 void sq_finish(struct sequitur *s);

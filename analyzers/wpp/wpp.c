@@ -157,9 +157,14 @@ static void wpp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
             continue;
         } else if (w1 == t->last && sq_in_run(&t->sq)) {
             /* The path just appended, again (a loop): the grammar's run
-             * grows by one, without numbering or memory to check. */
-            sq_run_more(&t->sq);
-            t->words++;
+             * grows by all the copies in a row, without numbering them or
+             * checking memory. */
+            size_t j = i + 1;
+            while (j < n && ev[j] == w1)
+                j++;
+            sq_run_more(&t->sq, j - i);
+            t->words += j - i;
+            i = j - 1;
             continue;
         }
         size_t syms = wpp_symbols_bytes(&t->syms);

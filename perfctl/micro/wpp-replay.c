@@ -57,8 +57,12 @@ int main(int argc, char **argv)
             if ((w1 & PATHPROF_EV_MARKER) && i + 1 < n)
                 w2 = w[++i];
             else if (w1 == last && !(w1 & PATHPROF_EV_MARKER) && sq_in_run(&sq)) {
-                sq_run_more(&sq); /* as the analyzer's consume does */
-                symbols++;
+                size_t j = i + 1; /* as the analyzer's consume does */
+                while (j < n && w[j] == w1)
+                    j++;
+                sq_run_more(&sq, j - i);
+                symbols += j - i;
+                i = j - 1;
                 continue;
             }
             size_t sb = wpp_symbols_bytes(&syms);

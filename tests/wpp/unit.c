@@ -367,7 +367,7 @@ int main(void)
         for (size_t i = 0; i < N && same; i++) {
             sq_append(&a, in[i]);
             if (i > 0 && in[i] == in[i - 1] && sq_in_run(&b))
-                sq_run_more(&b);
+                sq_run_more(&b, 1);
             else
                 sq_append(&b, in[i]);
         }
