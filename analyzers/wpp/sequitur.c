@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Free nodes, rules and index slots made sure of before each append: one
- * append's cascade of substitutions needs far fewer; should one need more,
- * the arrays still grow (a little past the limit). */
-#define HEADROOM SQ_HEADROOM
 
 static inline uint32_t nval(const struct sequitur *s, uint32_t x) { return s->n[x].val; }
 static inline uint32_t nnext(const struct sequitur *s, uint32_t x) { return s->n[x].next; }
@@ -475,12 +471,15 @@ void sq_free(struct sequitur *s)
 
 bool sq_room_slow(struct sequitur *s, size_t limit)
 {
-    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1;
-    while (s->nused + HEADROOM > ncap)
+    /* Made sure of before each append (sq_need); should a cascade need
+     * more, the arrays still grow (past the limit, until the next check
+     * closes the grammar). */
+    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
+    while (s->nused + need > ncap)
         ncap *= 2;
-    while (s->nrules_made + HEADROOM > rcap)
+    while (s->nrules_made + need > rcap)
         rcap *= 2;
-    while ((s->tcount + HEADROOM) * 2 > tcap)
+    while ((s->tcount + need) * 2 > tcap)
         tcap *= 2;
     if (bytes_for(ncap, rcap, tcap) > limit)
         return false;

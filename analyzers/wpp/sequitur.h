@@ -122,14 +122,23 @@ size_t sq_bytes(const struct sequitur *s);
 /* Makes sure the next append needs no allocation that would take the
  * arrays past LIMIT bytes; false when it would (close the grammar). */
 bool sq_room_slow(struct sequitur *s, size_t limit);
-#define SQ_HEADROOM 1024u
+#define SQ_HEADROOM 256u
+/* Free nodes, rules and index slots the next append may need: one
+ * symbol's cascade of substitutions needs far fewer than SQ_HEADROOM; the
+ * pending run goes in as a few appends per power of two in its length
+ * (sequitur.c, flush_run), each of which adds at most a few of each. */
+static inline uint64_t sq_need(const struct sequitur *s)
+{
+    return SQ_HEADROOM + (s->run_len ? 16u * (64u - (unsigned)__builtin_clzll(s->run_len)) : 0);
+}
 static inline bool sq_room(struct sequitur *s, size_t limit)
 {
     /* The common case, once per symbol: every array has its headroom and
      * none grew since sq_room_slow checked them against the limit. */
-    if (__builtin_expect(!s->grew && s->nused + SQ_HEADROOM <= s->ncap &&
-                             s->nrules_made + SQ_HEADROOM <= s->rcap &&
-                             (s->tcount + SQ_HEADROOM) * 2 <= s->tmask + 1, 1))
+    uint64_t need = sq_need(s);
+    if (__builtin_expect(!s->grew && s->nused + need <= s->ncap &&
+                             s->nrules_made + need <= s->rcap &&
+                             (s->tcount + need) * 2 <= s->tmask + 1, 1))
         return true;
     return sq_room_slow(s, limit);
 }

@@ -195,6 +195,61 @@ static void run(const char *what, const uint32_t *in, size_t n)
     sq_free(&s);
 }
 
+/* Terminals rule R expands to, without expanding it (memo: 0 unknown). */
+static uint64_t rule_length(const struct sequitur *s, uint32_t r, uint64_t *memo)
+{
+    if (memo[r] != 0)
+        return memo[r];
+    uint64_t n = 0;
+    for (uint32_t x = sq_first(s, r); !SQ_IS_GUARD(s->n[x].val); x = s->n[x].next)
+        n += SQ_IS_TERM(s->n[x].val) ? 1 : rule_length(s, SQ_ID(s->n[x].val), memo);
+    return memo[r] = n;
+}
+
+/* A run of 2^63 - 1 (every power of two) in a grammar that has no rule
+ * for any of its powers yet: the most appends a run can take, after M
+ * other symbols.  Going in, it must take no more nodes, rules and index
+ * entries than sq_need promised before (what sq_room makes sure of, so
+ * that the memory limit holds), and the grammar must keep its properties
+ * and its length. */
+static void huge_run(void)
+{
+    uint64_t k = (1ull << 63) - 1, most = 0;
+    bool good = true;
+    for (uint32_t m = 0; m < 600 && good; m += 7) {
+        struct sequitur s;
+        sq_init(&s);
+        for (uint32_t i = 0; i < m; i++)
+            sq_append(&s, 10 + i % 50 + i / 50 % 2);
+        sq_append(&s, 3);
+        sq_run_more(&s, k - 1);
+        uint64_t need = sq_need(&s), nodes = s.nused, rules = s.nrules_made, slots = s.tcount;
+        sq_append(&s, 4); /* the run goes into the grammar */
+        sq_finish(&s);
+        uint64_t took = s.nused - nodes;
+        if (s.nrules_made - rules > took)
+            took = s.nrules_made - rules;
+        if (s.tcount - slots > took)
+            took = s.tcount - slots;
+        if (took > most)
+            most = took;
+        uint64_t *memo = calloc(s.nrules_made, sizeof *memo);
+        uint64_t len = rule_length(&s, 0, memo);
+        const char *why = properties(&s);
+        if (why || took > need || len != m + k + 1 || s.length != m + k + 1) {
+            printf("# after %u symbols: %s, took %llu of %llu, length %llu\n", m, why ? why : "-",
+                   (unsigned long long)took, (unsigned long long)need, (unsigned long long)len);
+            good = false;
+        }
+        free(memo);
+        sq_free(&s);
+    }
+    printf("# the most one run took: %llu nodes, rules or index entries\n",
+           (unsigned long long)most);
+    ok(good, "%s: a run of 2^63 - 1 goes in within the room sq_need promised, and keeps the "
+       "properties and its length%.0zu", "huge run", 0);
+}
+
 /* The paper's SEQUITUR(1) example (section 3.2): 11111211111 gives
  * S -> C 2 C, A -> 1 1, C -> A A 1. */
 static void paper_example(void)
@@ -233,8 +288,9 @@ int main(void)
     uint32_t *in = malloc(N * sizeof *in);
     size_t n;
 
-    printf("1..%d\n", 1 + 2 * 26 + 1);
+    printf("1..%d\n", 1 + 2 * 26 + 2);
     paper_example();
+    huge_run();
 
     run("empty", in, 0);
     in[0] = 7;
