@@ -1,6 +1,7 @@
 /* sequitur.h - SEQUITUR(1) over 32-bit terminal symbols (the WPP paper,
  * sections 3.1-3.2): one grammar grown online, one symbol at a time, that
- * keeps its two properties after every symbol but the last:
+ * keeps its two properties after every symbol but the last (and the run
+ * of one symbol it ends, which is only counted until it ends):
  *
  *   digram uniqueness: no pair of adjacent symbols occurs twice (without
  *     overlapping) anywhere in the grammar;
