@@ -77,7 +77,7 @@ for r in $(seq 1 "$runs"); do
     "$K/wpp-replay" "$K/big.trace" "$max"
 done >"$K/replay.txt"
 rm -f "$K/big.trace" "$K/big.prof"
-big_replay=$(sed 's/.*symbols_per_s //' "$K/replay.txt" | sort -n | awk '{v[NR] = $1} END {printf "%.2f M symbols/s (median of %d: ", v[int((NR + 1) / 2)] / 1e6, NR; for (i = 1; i <= NR; i++) printf "%s%.2f", i > 1 ? " " : "", v[i] / 1e6; print ")"}')
+big_replay=$(sed 's/.*symbols_per_s //' "$K/replay.txt" | sort -n | awk '{v[NR] = $1} END {printf "%.2f M symbols/s (median of %d: ", v[int((NR + 1) / 2)] / 1e6, NR; for (i = 1; i <= NR; i++) printf "%s%.2f", (i > 1 ? " " : ""), v[i] / 1e6; print ")"}')
 big_line=$(head -n 1 "$K/replay.txt")
 
 {
