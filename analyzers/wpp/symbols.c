@@ -42,11 +42,6 @@ void wpp_symbols_free(struct wpp_symbols *m)
     memset(m, 0, sizeof *m);
 }
 
-size_t wpp_symbols_bytes(const struct wpp_symbols *m)
-{
-    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot + sizeof m->cache;
-}
-
 static int grow(struct wpp_symbols *m)
 {
     uint32_t cap = m->cap * 2;
