@@ -12,6 +12,31 @@ static uint64_t fnv1a64(const unsigned char *p, size_t n)
     return h;
 }
 
+/* The rules' numbers, LEB128 into a local block put into OUT when full:
+ * one call into the buffer per 4 KB, not one per grammar symbol. */
+struct batch {
+    struct pprt_buf *out;
+    size_t n;
+    unsigned char b[4096];
+};
+
+static void batch_flush(struct batch *k)
+{
+    pprt_buf_put(k->out, k->b, k->n);
+    k->n = 0;
+}
+
+static inline void batch_uleb(struct batch *k, uint64_t v)
+{
+    if (k->n > sizeof k->b - 10)
+        batch_flush(k);
+    while (v >= 0x80) {
+        k->b[k->n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    k->b[k->n++] = (unsigned char)v;
+}
+
 /* Symbol table entry: a path event is (g << 3 | RET << 2 | START << 1),
  * a marker (payload << 8 | kind << 1 | 1) then its frame word; small
  * path indices take few bytes whatever the START and RET bits. */
@@ -84,17 +109,21 @@ int wpp_encode(const struct sequitur *s, const struct wpp_symbols *syms,
     size_t body = out->len;
     for (uint32_t i = 0; i < syms->n; i++)
         put_symbol(out, &syms->by_id[i]);
+    struct batch k;
+    k.out = out;
+    k.n = 0;
     for (uint32_t i = 0; i < nrules; i++) {
         uint32_t g = s->r[order[i]].guard, len = 0;
         for (uint32_t x = s->n[g].next; x != g; x = s->n[x].next)
             len++;
-        pprt_buf_uleb(out, len);
+        batch_uleb(&k, len);
         for (uint32_t x = s->n[g].next; x != g; x = s->n[x].next) {
             uint32_t v = s->n[x].val;
-            pprt_buf_uleb(out, SQ_IS_TERM(v) ? (uint64_t)SQ_ID(v) << 1
-                                             : (uint64_t)newid[SQ_ID(v)] << 1 | 1u);
+            batch_uleb(&k, SQ_IS_TERM(v) ? (uint64_t)SQ_ID(v) << 1
+                                         : (uint64_t)newid[SQ_ID(v)] << 1 | 1u);
         }
     }
+    batch_flush(&k);
     free(newid), free(order), free(sr), free(sn);
     if (out->failed)
         return -1;

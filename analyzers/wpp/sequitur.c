@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMPTY UINT64_MAX
-/* Free nodes, rules and index slots made sure of before each append: one
- * append's cascade of substitutions needs far fewer; should one need more,
- * the arrays still grow (a little past the limit). */
-#define HEADROOM SQ_HEADROOM
 
 static inline uint32_t nval(const struct sequitur *s, uint32_t x) { return s->n[x].val; }
 static inline uint32_t nnext(const struct sequitur *s, uint32_t x) { return s->n[x].next; }
@@ -25,10 +20,10 @@ static inline uint64_t key_at(const struct sequitur *s, uint32_t x)
     return (uint64_t)nval(s, x) << 32 | nval(s, nnext(s, x));
 }
 
-static inline uint64_t home(const struct sequitur *s, uint64_t key)
+/* The high half of a multiplicative hash: every bit of the key counts. */
+static inline uint32_t hash_of(uint64_t key)
 {
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    return (h ^ (h >> 31)) & s->tmask;
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
 /* ---- growing the arrays ------------------------------------------------ */
@@ -73,21 +68,22 @@ static int grow_rules(struct sequitur *s)
 static int grow_table(struct sequitur *s)
 {
     uint64_t cap = (s->tmask + 1) * 2;
-    struct sq_slot *old = s->tab, *v = malloc((size_t)cap * sizeof *v);
+    if (cap > (uint64_t)1 << 32)
+        return -1; /* slots are numbered in 32 bits (sq_node.ix) */
+    struct sq_slot *old = s->tab, *v = calloc((size_t)cap, sizeof *v);
     if (v == NULL)
         return -1;
-    for (uint64_t i = 0; i < cap; i++)
-        v[i].key = EMPTY;
     uint64_t oldcap = s->tmask + 1;
     s->tab = v;
     s->tmask = cap - 1;
     for (uint64_t i = 0; i < oldcap; i++) {
-        if (old[i].key == EMPTY)
+        if (old[i].node == 0)
             continue;
-        uint64_t j = home(s, old[i].key);
-        while (v[j].key != EMPTY)
+        uint64_t j = old[i].hash & s->tmask;
+        while (v[j].node != 0)
             j = (j + 1) & s->tmask;
         v[j] = old[i];
+        s->n[old[i].node].ix = (uint32_t)j + 1;
     }
     free(old);
     return 0;
@@ -110,6 +106,7 @@ static uint32_t node_new(struct sequitur *s, uint32_t val)
     }
     s->n[x].val = val;
     s->n[x].next = s->n[x].prev = x;
+    s->n[x].ix = 0;
     return x;
 }
 
@@ -157,27 +154,35 @@ static inline bool pending(const struct sequitur *s, uint32_t x)
     return !s->finishing && nnext(s, nnext(s, x)) == s->r[0].guard;
 }
 
-static inline uint64_t find(const struct sequitur *s, uint64_t key)
+/* The slot of KEY (hash H): its entry, or the empty slot ending the
+ * probe.  An equal hash is confirmed with the node's own digram. */
+static inline uint64_t find(const struct sequitur *s, uint64_t key, uint32_t h)
 {
-    uint64_t i = home(s, key);
-    while (s->tab[i].key != key && s->tab[i].key != EMPTY)
+    uint64_t i = h & s->tmask;
+    for (;;) {
+        uint32_t m = s->tab[i].node;
+        if (m == 0 || (s->tab[i].hash == h && key_at(s, m) == key))
+            return i;
         i = (i + 1) & s->tmask;
-    return i;
+    }
 }
 
-static void tab_put(struct sequitur *s, uint64_t i, uint64_t key, uint32_t x)
+static void tab_put(struct sequitur *s, uint64_t i, uint32_t h, uint32_t x)
 {
-    if (s->tab[i].key == EMPTY) {
-        s->tab[i].key = key;
-        s->tab[i].node = x;
-        if (++s->tcount * 4 > (s->tmask + 1) * 3) {
-            if (grow_table(s) != 0)
-                s->failed = true;
-            s->grew = true;
-        }
+    uint32_t old = s->tab[i].node;
+    s->tab[i].node = x;
+    if (old != 0) {
+        s->n[old].ix = 0;
+        s->n[x].ix = (uint32_t)i + 1;
         return;
     }
-    s->tab[i].node = x;
+    s->n[x].ix = (uint32_t)i + 1;
+    s->tab[i].hash = h;
+    if (++s->tcount * 4 > (s->tmask + 1) * 3) {
+        if (grow_table(s) != 0)
+            s->failed = true;
+        s->grew = true;
+    }
 }
 
 /* Backward-shift deletion: the entries after slot I that probed past it
@@ -185,29 +190,29 @@ static void tab_put(struct sequitur *s, uint64_t i, uint64_t key, uint32_t x)
 static void tab_erase(struct sequitur *s, uint64_t i)
 {
     uint64_t j = i;
+    s->n[s->tab[i].node].ix = 0;
     for (;;) {
         j = (j + 1) & s->tmask;
-        if (s->tab[j].key == EMPTY)
+        if (s->tab[j].node == 0)
             break;
-        uint64_t k = home(s, s->tab[j].key);
+        uint64_t k = s->tab[j].hash & s->tmask;
         /* Entry j may fill hole i when its home is not in (i, j]. */
         bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
         if (!stays) {
             s->tab[i] = s->tab[j];
+            s->n[s->tab[i].node].ix = (uint32_t)i + 1;
             i = j;
         }
     }
-    s->tab[i].key = EMPTY;
+    s->tab[i].node = 0;
     s->tcount--;
 }
 
-static void delete_digram(struct sequitur *s, uint32_t x)
+/* Before X's digram changes: out of the index if it is there. */
+static inline void delete_digram(struct sequitur *s, uint32_t x)
 {
-    if (!digram_real(s, x))
-        return;
-    uint64_t key = key_at(s, x), i = find(s, key);
-    if (s->tab[i].key == key && s->tab[i].node == x)
-        tab_erase(s, i);
+    if (s->n[x].ix != 0)
+        tab_erase(s, s->n[x].ix - 1);
 }
 
 /* Makes X the index's occurrence of its digram. */
@@ -216,16 +221,19 @@ static void index_put(struct sequitur *s, uint32_t x)
     if (!digram_real(s, x) || pending(s, x))
         return;
     uint64_t key = key_at(s, x);
-    tab_put(s, find(s, key), key, x);
+    uint32_t h = hash_of(key);
+    tab_put(s, find(s, key, h), h, x);
 }
 
 static void index_put_absent(struct sequitur *s, uint32_t x)
 {
     if (!digram_real(s, x) || pending(s, x))
         return;
-    uint64_t key = key_at(s, x), i = find(s, key);
-    if (s->tab[i].key == EMPTY)
-        tab_put(s, i, key, x);
+    uint64_t key = key_at(s, x);
+    uint32_t h = hash_of(key);
+    uint64_t i = find(s, key, h);
+    if (s->tab[i].node == 0)
+        tab_put(s, i, h, x);
 }
 
 /* ---- linking ----------------------------------------------------------- */
@@ -401,9 +409,11 @@ static bool check(struct sequitur *s, uint32_t x)
 {
     if (s->failed || !digram_real(s, x) || pending(s, x))
         return false;
-    uint64_t key = key_at(s, x), i = find(s, key);
-    if (s->tab[i].key == EMPTY) {
-        tab_put(s, i, key, x);
+    uint64_t key = key_at(s, x);
+    uint32_t h = hash_of(key);
+    uint64_t i = find(s, key, h);
+    if (s->tab[i].node == 0) {
+        tab_put(s, i, h, x);
         return false;
     }
     uint32_t m = s->tab[i].node;
@@ -422,20 +432,33 @@ int sq_init(struct sequitur *s)
     s->rcap = 256;
     s->n = malloc((size_t)s->ncap * sizeof *s->n);
     s->r = malloc((size_t)s->rcap * sizeof *s->r);
-    s->tab = malloc(1024 * sizeof *s->tab);
+    s->tab = calloc(1024, sizeof *s->tab);
     if (!s->n || !s->r || !s->tab) {
         sq_free(s);
         return -1;
     }
     s->tmask = 1023;
-    for (uint64_t i = 0; i <= s->tmask; i++)
-        s->tab[i].key = EMPTY;
     s->nused = 1; /* node 0 is "none" */
     if (rule_new(s) != 0 || s->failed) { /* S is rule 0 */
         sq_free(s);
         return -1;
     }
     return 0;
+}
+
+void sq_reset(struct sequitur *s)
+{
+    struct sequitur keep = *s;
+    memset(s, 0, sizeof *s);
+    s->n = keep.n;
+    s->ncap = keep.ncap;
+    s->r = keep.r;
+    s->rcap = keep.rcap;
+    s->tab = keep.tab;
+    s->tmask = keep.tmask;
+    memset(s->tab, 0, (size_t)(s->tmask + 1) * sizeof *s->tab);
+    s->nused = 1;
+    rule_new(s); /* S, rule 0: the arrays have room for it */
 }
 
 void sq_free(struct sequitur *s)
@@ -448,12 +471,15 @@ void sq_free(struct sequitur *s)
 
 bool sq_room_slow(struct sequitur *s, size_t limit)
 {
-    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1;
-    while (s->nused + HEADROOM > ncap)
+    /* Made sure of before each append (sq_need); should a cascade need
+     * more, the arrays still grow (past the limit, until the next check
+     * closes the grammar). */
+    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
+    while (s->nused + need > ncap)
         ncap *= 2;
-    while (s->nrules_made + HEADROOM > rcap)
+    while (s->nrules_made + need > rcap)
         rcap *= 2;
-    while ((s->tcount + HEADROOM) * 2 > tcap)
+    while ((s->tcount + need) * 2 > tcap)
         tcap *= 2;
     if (bytes_for(ncap, rcap, tcap) > limit)
         return false;
@@ -467,25 +493,21 @@ bool sq_room_slow(struct sequitur *s, size_t limit)
     return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
 }
 
-int sq_append(struct sequitur *s, uint32_t t)
+/* Appends VT, a terminal or a use of a live rule, to the start rule. */
+static void append_val(struct sequitur *s, uint32_t vt)
 {
-    if (s->failed)
-        return -1;
     while (s->limbo) {
         uint32_t r = s->limbo;
         s->limbo = s->r[r].uses;
         s->r[r].uses = s->free_rules;
         s->free_rules = r;
     }
-    uint32_t g0 = s->r[0].guard, y = nprev(s, g0), vt = SQ_TERM(t);
-    s->length++;
-    if (t >= s->nterms)
-        s->nterms = t + 1;
+    uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
     if (!SQ_IS_GUARD(nval(s, y))) {
         /* SEQUITUR(1): when (y, t) is the whole right side of a rule R,
          * apply R instead of resolving the pending digram (x, y). */
-        uint64_t key = (uint64_t)nval(s, y) << 32 | vt, i = find(s, key);
-        if (s->tab[i].key == key) {
+        uint64_t key = (uint64_t)nval(s, y) << 32 | vt, i = find(s, key, hash_of(key));
+        if (s->tab[i].node != 0) {
             uint32_t m = s->tab[i].node, pm = nprev(s, m);
             if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
                 SQ_ID(nval(s, pm)) != 0) {
@@ -503,13 +525,15 @@ int sq_append(struct sequitur *s, uint32_t t)
                 /* Y's rule may now be used only inside R. */
                 if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
                     expand(s, nnext(s, s->r[r].guard));
-                return s->failed ? -1 : 0;
+                return;
             }
         }
     }
     uint32_t z = node_new(s, vt);
     if (z == 0)
-        return -1;
+        return;
+    if (SQ_IS_USE(vt))
+        s->r[SQ_ID(vt)].uses++;
     /* Appended after Y, the last symbol: (y, guard) was no digram. */
     s->n[z].prev = y;
     s->n[z].next = g0;
@@ -517,11 +541,65 @@ int sq_append(struct sequitur *s, uint32_t t)
     s->n[g0].prev = z;
     if (!SQ_IS_GUARD(nval(s, y)))
         check(s, nprev(s, y)); /* (x, y) is no longer the last digram */
-    return s->failed ? -1 : 0;
+}
+
+/* The use of the rule whose whole right side is (V, V), or 0 when there
+ * is none.  Such a rule is its digram's only occurrence (any other would
+ * be a second, apart from it), so the index points at it. */
+static uint32_t doubled(struct sequitur *s, uint32_t v)
+{
+    uint64_t key = (uint64_t)v << 32 | v, i = find(s, key, hash_of(key));
+    uint32_t m = s->tab[i].node;
+    if (m == 0)
+        return 0;
+    uint32_t pv = nval(s, nprev(s, m));
+    if (SQ_IS_GUARD(pv) && SQ_ID(pv) != 0 && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))))
+        return SQ_USE(SQ_ID(pv));
+    return 0;
+}
+
+/* The pending run v^k goes into the grammar as the largest powers
+ * v^(2^i) the grammar already has a rule for (v, V2 -> v v, V4 -> V2 V2,
+ * ...; the same nested rules SEQUITUR makes of a run), largest first:
+ * O(log k) appends instead of k.  A power is looked up again before each
+ * append, as the append before may have made or inlined one. */
+static void flush_run(struct sequitur *s)
+{
+    uint32_t pw[64];
+    uint64_t k = s->run_len;
+    s->run_len = 0;
+    pw[0] = s->run_val;
+    while (k != 0 && !s->failed) {
+        unsigned top = 0;
+        while (top < 63 && (uint64_t)2 << top <= k) {
+            uint32_t d = doubled(s, pw[top]);
+            if (d == 0)
+                break;
+            pw[++top] = d;
+        }
+        append_val(s, pw[top]);
+        k -= (uint64_t)1 << top;
+    }
+}
+
+int sq_append_slow(struct sequitur *s, uint32_t t)
+{
+    if (s->run_len != 0)
+        flush_run(s);
+    if (s->failed)
+        return -1;
+    s->run_val = SQ_TERM(t);
+    s->run_len = 1;
+    s->length++;
+    if (t >= s->nterms)
+        s->nterms = t + 1;
+    return 0;
 }
 
 void sq_finish(struct sequitur *s)
 {
+    if (s->run_len != 0)
+        flush_run(s);
     s->finishing = true;
     uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
     if (!SQ_IS_GUARD(nval(s, y)))

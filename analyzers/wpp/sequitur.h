@@ -1,6 +1,7 @@
 /* sequitur.h - SEQUITUR(1) over 32-bit terminal symbols (the WPP paper,
  * sections 3.1-3.2): one grammar grown online, one symbol at a time, that
- * keeps its two properties after every symbol but the last:
+ * keeps its two properties after every symbol but the last (and the run
+ * of one symbol it ends, which is only counted until it ends):
  *
  *   digram uniqueness: no pair of adjacent symbols occurs twice (without
  *     overlapping) anywhere in the grammar;
@@ -11,11 +12,22 @@
  * the whole right side of a rule, the rule is applied instead of making a
  * new one for the duplicate (the paper's 11111211111 example).
  *
+ * Runs of one symbol (a loop that takes one path again and again: 70% of
+ * bzip2's symbols repeat the one before) are counted, not appended one by
+ * one: the run v^k goes in when it ends, as uses of the rules for the
+ * powers v^(2^i) the grammar already has, largest first (SEQUITUR makes
+ * those rules of a run itself: V2 -> v v, V4 -> V2 V2, ...).  The grammar
+ * is the one SEQUITUR(1) makes of that sequence of symbols: both
+ * properties hold, and it expands to exactly the input.
+ *
  * The digram index is an open-addressing hash table with backward-shift
  * deletion (no tombstones) that doubles at half load, so every lookup
  * takes constant expected time however full the grammar gets; nodes and
  * rules live in arrays indexed by 32-bit numbers (no pointers: they move
- * when an array grows).
+ * when an array grows).  A slot is 8 bytes, the digram's 32-bit hash and
+ * its node (the key is read back from the node to confirm a match), and
+ * each node knows its slot, so taking a digram out of the index needs no
+ * lookup (most digrams a substitution removes were never in it).
  *
  * Depends on nothing but libc, so tests/wpp/unit.c drives it directly. */
 #ifndef PATHPROF_WPP_SEQUITUR_H
@@ -42,6 +54,7 @@
 
 struct sq_node {
     uint32_t next, prev, val;
+    uint32_t ix; /* 1 + the index slot holding this node's digram; 0: none */
 };
 
 struct sq_rule {
@@ -50,9 +63,8 @@ struct sq_rule {
 };
 
 struct sq_slot {
-    uint64_t key; /* first value << 32 | second value; UINT64_MAX: empty */
-    uint32_t node;
-    uint32_t pad;
+    uint32_t hash; /* of the key, first value << 32 | second value */
+    uint32_t node; /* the digram's first node; 0: empty */
 };
 
 struct sequitur {
@@ -67,6 +79,8 @@ struct sequitur {
     struct sq_slot *tab;
     uint64_t tmask, tcount;
     uint64_t length;     /* terminals appended */
+    uint64_t run_len;    /* the last terminals, a run not yet in the grammar */
+    uint32_t run_val;    /* their value (SQ_TERM) */
     uint32_t nterms;     /* 1 + the largest terminal appended */
     bool finishing;      /* sq_finish: the last digram is checked too */
     bool grew;           /* an array grew outside sq_room (mid-cascade) */
@@ -75,9 +89,33 @@ struct sequitur {
 
 int sq_init(struct sequitur *s);
 void sq_free(struct sequitur *s);
+/* Empties the grammar for the next epoch, keeping the arrays (already
+ * within the limit, and in the caches): no allocation, no page faults. */
+void sq_reset(struct sequitur *s);
 /* Appends terminal T (< SQ_MAX_ID).  Returns 0, or -1 when memory ran out
  * (s->failed is then set and the grammar no longer grows). */
-int sq_append(struct sequitur *s, uint32_t t);
+int sq_append_slow(struct sequitur *s, uint32_t t);
+static inline int sq_append(struct sequitur *s, uint32_t t)
+{
+    /* A run goes on: counted (s->run_len is 0 once the grammar failed). */
+    if (__builtin_expect(s->run_len != 0 && SQ_TERM(t) == s->run_val, 1)) {
+        s->run_len++;
+        s->length++;
+        return 0;
+    }
+    return sq_append_slow(s, t);
+}
+/* Whether the last symbol appended is a run not yet in the grammar, which
+ * sq_run_more makes K longer (the same as appending that symbol K times). */
+static inline bool sq_in_run(const struct sequitur *s)
+{
+    return s->run_len != 0;
+}
+static inline void sq_run_more(struct sequitur *s, uint64_t k)
+{
+    s->run_len += k;
+    s->length += k;
+}
 /* Checks the last digram: afterwards both properties hold everywhere. */
 void sq_finish(struct sequitur *s);
 /* Bytes held by the grammar's arrays. */
@@ -86,13 +124,22 @@ size_t sq_bytes(const struct sequitur *s);
  * arrays past LIMIT bytes; false when it would (close the grammar). */
 bool sq_room_slow(struct sequitur *s, size_t limit);
 #define SQ_HEADROOM 256u
+/* Free nodes, rules and index slots the next append may need: one
+ * symbol's cascade of substitutions needs far fewer than SQ_HEADROOM; the
+ * pending run goes in as a few appends per power of two in its length
+ * (sequitur.c, flush_run), each of which adds at most a few of each. */
+static inline uint64_t sq_need(const struct sequitur *s)
+{
+    return SQ_HEADROOM + (s->run_len ? 16u * (64u - (unsigned)__builtin_clzll(s->run_len)) : 0);
+}
 static inline bool sq_room(struct sequitur *s, size_t limit)
 {
     /* The common case, once per symbol: every array has its headroom and
      * none grew since sq_room_slow checked them against the limit. */
-    if (__builtin_expect(!s->grew && s->nused + SQ_HEADROOM <= s->ncap &&
-                             s->nrules_made + SQ_HEADROOM <= s->rcap &&
-                             (s->tcount + SQ_HEADROOM) * 2 <= s->tmask + 1, 1))
+    uint64_t need = sq_need(s);
+    if (__builtin_expect(!s->grew && s->nused + need <= s->ncap &&
+                             s->nrules_made + need <= s->rcap &&
+                             (s->tcount + need) * 2 <= s->tmask + 1, 1))
         return true;
     return sq_room_slow(s, limit);
 }

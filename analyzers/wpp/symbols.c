@@ -27,16 +27,19 @@ int wpp_symbols_init(struct wpp_symbols *m)
     return 0;
 }
 
+void wpp_symbols_reset(struct wpp_symbols *m)
+{
+    m->n = 0;
+    memset(m->slot, 0, (size_t)(m->mask + 1) * sizeof *m->slot);
+    for (unsigned i = 0; i < WPP_SYM_CACHE; i++)
+        m->cache[i].w1 = UINT64_MAX;
+}
+
 void wpp_symbols_free(struct wpp_symbols *m)
 {
     free(m->by_id);
     free(m->slot);
     memset(m, 0, sizeof *m);
-}
-
-size_t wpp_symbols_bytes(const struct wpp_symbols *m)
-{
-    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot + sizeof m->cache;
 }
 
 static int grow(struct wpp_symbols *m)

@@ -33,7 +33,14 @@ struct wpp_symbols {
 
 int wpp_symbols_init(struct wpp_symbols *m);
 void wpp_symbols_free(struct wpp_symbols *m);
-size_t wpp_symbols_bytes(const struct wpp_symbols *m);
+/* Forgets every symbol, keeping the arrays (the next epoch's table). */
+void wpp_symbols_reset(struct wpp_symbols *m);
+/* Bytes the table holds (checked before every symbol that is not a
+ * repeat: inline). */
+static inline size_t wpp_symbols_bytes(const struct wpp_symbols *m)
+{
+    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot + sizeof m->cache;
+}
 /* The symbol's number, a new one when first seen; UINT32_MAX when memory
  * ran out. */
 uint32_t wpp_symbols_find(struct wpp_symbols *m, uint64_t w1, uint64_t w2);

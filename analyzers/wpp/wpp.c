@@ -37,6 +37,7 @@ struct wpp_pthread {
     uint64_t epoch;
     uint64_t words;  /* of this epoch */
     uint64_t half;   /* a marker's first word, waiting for its second */
+    uint64_t last;   /* the path event appended last; UINT64_MAX: a marker */
     bool has_half;
     struct sequitur sq;
     struct wpp_symbols syms;
@@ -89,8 +90,8 @@ static void *wpp_thread_begin(void *a, uint32_t tid)
     return t;
 }
 
-/* Encodes T's current grammar as a record of AN and frees it. */
-static void grammar_close(struct wpp_an *an, struct wpp_pthread *t, uint32_t flags)
+/* Encodes T's current grammar as a record of AN. */
+static void grammar_encode(struct wpp_an *an, struct wpp_pthread *t, uint32_t flags)
 {
     struct wpp_grammar_head h = {t->tid, flags, t->epoch, t->words, 0};
     if (t->has_half) {
@@ -113,6 +114,12 @@ static void grammar_close(struct wpp_an *an, struct wpp_pthread *t, uint32_t fla
     if (t->sq.failed || wpp_encode(&t->sq, &t->syms, &h, &an->records) != 0)
         an->failed = true;
     an->index[an->n++] = (struct wpp_record){t->tid, t->epoch, at, an->records.len - at};
+}
+
+/* Encodes T's current grammar as a record of AN and frees it. */
+static void grammar_close(struct wpp_an *an, struct wpp_pthread *t, uint32_t flags)
+{
+    grammar_encode(an, t, flags);
     sq_free(&t->sq);
     wpp_symbols_free(&t->syms);
 }
@@ -122,13 +129,13 @@ static void next_epoch(struct wpp_an *an, struct wpp_pthread *t)
 {
     bool half = t->has_half;
     t->has_half = false; /* a half marker goes on in the next epoch */
-    grammar_close(an, t, 0);
+    grammar_encode(an, t, 0);
     t->has_half = half;
     t->epoch++;
-    if (grammar_start(t) != 0) {
-        an->failed = true;
-        t->closed = true;
-    }
+    /* The next grammar reuses the arrays, which the limit already bounds. */
+    sq_reset(&t->sq);
+    wpp_symbols_reset(&t->syms);
+    t->words = 0;
 }
 
 static void wpp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
@@ -148,6 +155,17 @@ static void wpp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
             t->half = w1;
             t->has_half = true;
             continue;
+        } else if (w1 == t->last && sq_in_run(&t->sq)) {
+            /* The path just appended, again (a loop): the grammar's run
+             * grows by all the copies in a row, without numbering them or
+             * checking memory. */
+            size_t j = i + 1;
+            while (j < n && ev[j] == w1)
+                j++;
+            sq_run_more(&t->sq, j - i);
+            t->words += j - i;
+            i = j - 1;
+            continue;
         }
         size_t syms = wpp_symbols_bytes(&t->syms);
         /* Room for the symbol table to double once more, and the grammar
@@ -155,8 +173,6 @@ static void wpp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
         if (t->sq.length != 0 &&
             (2 * syms >= an->limit || !sq_room(&t->sq, an->limit - 2 * syms))) {
             next_epoch(an, t);
-            if (t->closed)
-                return;
         }
         uint32_t id = wpp_symbols_id(&t->syms, w1, w2);
         if (id == UINT32_MAX || id > SQ_MAX_ID || sq_append(&t->sq, id) != 0) {
@@ -164,6 +180,7 @@ static void wpp_consume(void *a, void *tp, const uint64_t *ev, size_t n)
             t->closed = true; /* the profile will say it could not be written whole */
             return;
         }
+        t->last = w2 == 0 ? w1 : UINT64_MAX;
         t->words += nw;
     }
 }

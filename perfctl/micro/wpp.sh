@@ -8,7 +8,10 @@
 #   slowdown                       wall time / native wall time
 #   trace/WPP, xz/WPP              `pathprof wpp --json` (xz -9 when found)
 # and once, on a smaller input, wpp --expand = dump of the trace (bit-exact).
-# Results: build/bench/wpp/results.md.
+# The analyzer's work alone (perfctl/micro/wpp-replay.c: symbols, SEQUITUR,
+# epochs, encoding) replayed on the trace of the full-size run, RUNS times:
+# symbols/s of one CPU (median) and grammar bytes, without the program's
+# noise.  Results: build/bench/wpp/results.md.
 #
 # Usage: perfctl/micro/wpp.sh [--runs N] [--size BYTES] [--max SIZE]
 # shellcheck disable=SC2086,SC2046
@@ -63,10 +66,19 @@ PATHPROF_ANALYZER=trace,wpp PATHPROF_OUT=$K/small.prof PATHPROF_TRACE=$K/small.t
 "$cli" wpp --expand "$K/small.prof" | sed 1d >"$K/small.expand"
 if cmp -s "$K/small.dump" "$K/small.expand"; then exact="yes ($(wc -l <"$K/small.dump") lines)"; else exact=NO; fi
 rm -f "$K/small.dump" "$K/small.expand"
-# The analyzer's work alone, replayed on that trace's words (one CPU).
+# The analyzer's work alone, replayed on the trace's words (one CPU).
 gcc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iruntime -Ianalyzers -Iperfctl/micro \
-    perfctl/micro/wpp-replay.c analyzers/wpp/sequitur.c analyzers/wpp/symbols.c -o "$K/wpp-replay"
-replay=$("$K/wpp-replay" "$K/small.trace")
+    perfctl/micro/wpp-replay.c analyzers/wpp/sequitur.c analyzers/wpp/symbols.c \
+    analyzers/wpp/encode.c runtime/bytebuf.c -o "$K/wpp-replay"
+replay=$("$K/wpp-replay" "$K/small.trace" "$max")
+PATHPROF_ANALYZER=trace PATHPROF_OUT=$K/big.prof PATHPROF_TRACE=$K/big.trace \
+    "$K/bzip2.stream" -c <"$K/in" >/dev/null
+for r in $(seq 1 "$runs"); do
+    "$K/wpp-replay" "$K/big.trace" "$max"
+done >"$K/replay.txt"
+rm -f "$K/big.trace" "$K/big.prof"
+big_replay=$(sed 's/.*symbols_per_s //' "$K/replay.txt" | sort -n | awk '{v[NR] = $1} END {printf "%.2f M symbols/s (median of %d: ", v[int((NR + 1) / 2)] / 1e6, NR; for (i = 1; i <= NR; i++) printf "%s%.2f", (i > 1 ? " " : ""), v[i] / 1e6; print ")"}')
+big_line=$(head -n 1 "$K/replay.txt")
 
 {
     echo "# wpp on bzip2 ($size bytes of perfctl's generated input), PATHPROF_WPP_MAX=$max"
@@ -74,6 +86,8 @@ replay=$("$K/wpp-replay" "$K/small.trace")
     echo "expansion = dump of the trace on bzip2 of 20000 bytes: $exact"
     echo
     echo "replay of that trace (perfctl/micro/wpp-replay.c): $replay"
+    echo
+    echo "replay of the trace of a run on the full input: $big_replay; $big_line"
     echo
     echo "| run | native s | blpp s | wpp s | slowdown wpp/native | words | symbols/s per analyzer thread | grammar bytes | bytes per M paths | rules | trace/WPP | xz/WPP |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -144,14 +144,29 @@ static const char *properties(const struct sequitur *s)
         }
         i = j;
     }
+    uint64_t indexed = 0, slots = 0;
     for (uint64_t i = 0; i <= s->tmask && !bad; i++) {
-        if (s->tab[i].key == UINT64_MAX)
-            continue;
         uint32_t x = s->tab[i].node;
+        if (x == 0)
+            continue;
         uint64_t k = (uint64_t)s->n[x].val << 32 | s->n[s->n[x].next].val;
-        if (k != s->tab[i].key)
+        if ((uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32) != s->tab[i].hash ||
+            SQ_IS_GUARD(s->n[x].val) || SQ_IS_GUARD(s->n[s->n[x].next].val))
             bad = "an index entry points at another digram";
+        else if (s->n[x].ix != i + 1)
+            bad = "an indexed node does not know its slot";
+        indexed++;
+        slots++;
     }
+    /* Every node that says it is indexed is (no node points at a slot
+     * that forgot it, which would take the wrong digram out). */
+    for (size_t i = 0; i < nocc && !bad; i++)
+        if (s->n[occ[i].node].ix != 0)
+            indexed--;
+    if (!bad && indexed != 0)
+        bad = "the nodes' slot numbers disagree with the index";
+    if (!bad && s->tcount != slots)
+        bad = "the index's count of entries is wrong";
     free(occ);
     free(uses);
     return bad;
@@ -178,6 +193,61 @@ static void run(const char *what, const uint32_t *in, size_t n)
     ok(why == NULL, "%s (%zu symbols): digram uniqueness, rule utility, index", what, n);
     free(out);
     sq_free(&s);
+}
+
+/* Terminals rule R expands to, without expanding it (memo: 0 unknown). */
+static uint64_t rule_length(const struct sequitur *s, uint32_t r, uint64_t *memo)
+{
+    if (memo[r] != 0)
+        return memo[r];
+    uint64_t n = 0;
+    for (uint32_t x = sq_first(s, r); !SQ_IS_GUARD(s->n[x].val); x = s->n[x].next)
+        n += SQ_IS_TERM(s->n[x].val) ? 1 : rule_length(s, SQ_ID(s->n[x].val), memo);
+    return memo[r] = n;
+}
+
+/* A run of 2^63 - 1 (every power of two) in a grammar that has no rule
+ * for any of its powers yet: the most appends a run can take, after M
+ * other symbols.  Going in, it must take no more nodes, rules and index
+ * entries than sq_need promised before (what sq_room makes sure of, so
+ * that the memory limit holds), and the grammar must keep its properties
+ * and its length. */
+static void huge_run(void)
+{
+    uint64_t k = (1ull << 63) - 1, most = 0;
+    bool good = true;
+    for (uint32_t m = 0; m < 600 && good; m += 7) {
+        struct sequitur s;
+        sq_init(&s);
+        for (uint32_t i = 0; i < m; i++)
+            sq_append(&s, 10 + i % 50 + i / 50 % 2);
+        sq_append(&s, 3);
+        sq_run_more(&s, k - 1);
+        uint64_t need = sq_need(&s), nodes = s.nused, rules = s.nrules_made, slots = s.tcount;
+        sq_append(&s, 4); /* the run goes into the grammar */
+        sq_finish(&s);
+        uint64_t took = s.nused - nodes;
+        if (s.nrules_made - rules > took)
+            took = s.nrules_made - rules;
+        if (s.tcount - slots > took)
+            took = s.tcount - slots;
+        if (took > most)
+            most = took;
+        uint64_t *memo = calloc(s.nrules_made, sizeof *memo);
+        uint64_t len = rule_length(&s, 0, memo);
+        const char *why = properties(&s);
+        if (why || took > need || len != m + k + 1 || s.length != m + k + 1) {
+            printf("# after %u symbols: %s, took %llu of %llu, length %llu\n", m, why ? why : "-",
+                   (unsigned long long)took, (unsigned long long)need, (unsigned long long)len);
+            good = false;
+        }
+        free(memo);
+        sq_free(&s);
+    }
+    printf("# the most one run took: %llu nodes, rules or index entries\n",
+           (unsigned long long)most);
+    ok(good, "%s: a run of 2^63 - 1 goes in within the room sq_need promised, and keeps the "
+       "properties and its length%.0zu", "huge run", 0);
 }
 
 /* The paper's SEQUITUR(1) example (section 3.2): 11111211111 gives
@@ -218,8 +288,9 @@ int main(void)
     uint32_t *in = malloc(N * sizeof *in);
     size_t n;
 
-    printf("1..%d\n", 1 + 2 * 22);
+    printf("1..%d\n", 1 + 2 * 26 + 2);
     paper_example();
+    huge_run();
 
     run("empty", in, 0);
     in[0] = 7;
@@ -311,6 +382,69 @@ int main(void)
         for (uint32_t j = 0; j < k && n < N; j++)
             in[n++] = k & 1;
     run("growing runs of two symbols", in, n);
+    /* Runs go into the grammar as powers (sequitur.h): runs of every
+     * length, around powers of two, and blocks of runs repeated. */
+    for (n = 0; n < N; ) {
+        uint32_t v = rnd(3), len = 1 + rnd(300);
+        for (uint32_t j = 0; j < len && n < N; j++)
+            in[n++] = v;
+    }
+    run("runs of random lengths over 3 symbols", in, N);
+    n = 0;
+    for (uint32_t k = 0; n < N; k++) {
+        uint32_t len = (1u << (k % 12)) + (k / 12 % 3) - 1;
+        for (uint32_t j = 0; j < len && n < N; j++)
+            in[n++] = k & 1 ? 4 : 2;
+        if (n < N && k % 5 == 0)
+            in[n++] = 9;
+    }
+    run("runs around powers of two", in, n);
+    for (n = 0; n < 3000; ) {
+        uint32_t v = rnd(5), len = 1 + rnd(40);
+        for (uint32_t j = 0; j < len && n < 3000; j++)
+            in[n++] = v;
+    }
+    for (n = 3000; n < N; n++)
+        in[n] = in[n - 3000];
+    run("a random block of runs repeated", in, N);
+    for (n = 0; n < N; n++)
+        in[n] = n < N / 2 ? 7 : (uint32_t)(n % 2);
+    run("one long run, then an alternation", in, N);
+    /* The analyzer feeds a repeated path with sq_run_more: the same as
+     * appending it. */
+    for (n = 0; n < N; ) {
+        uint32_t v = rnd(4), len = 1 + rnd(20);
+        for (uint32_t j = 0; j < len && n < N; j++)
+            in[n++] = v;
+    }
+    {
+        struct sequitur a, b;
+        bool same = sq_init(&a) == 0 && sq_init(&b) == 0;
+        for (size_t i = 0; i < N && same; i++) {
+            sq_append(&a, in[i]);
+            if (i > 0 && in[i] == in[i - 1] && sq_in_run(&b))
+                sq_run_more(&b, 1);
+            else
+                sq_append(&b, in[i]);
+        }
+        sq_finish(&a);
+        sq_finish(&b);
+        same = same && a.nrules_made == b.nrules_made && a.length == b.length;
+        for (uint32_t r = 0; r < a.nrules_made && same; r++) {
+            uint32_t x = a.r[r].guard, y = b.r[r].guard;
+            same = (x == 0) == (y == 0);
+            if (x == 0 || !same)
+                continue;
+            do {
+                x = a.n[x].next;
+                y = b.n[y].next;
+                same = a.n[x].val == b.n[y].val;
+            } while (same && !SQ_IS_GUARD(a.n[x].val));
+        }
+        ok(same, "%s (%zu symbols): sq_run_more gives the grammar sq_append gives", "runs", (size_t)N);
+        sq_free(&a);
+        sq_free(&b);
+    }
     free(in);
     return failures != 0;
 }
