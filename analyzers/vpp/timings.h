@@ -3,38 +3,37 @@
  * histogram of the deltas above the basetime in log2 buckets.  Bounded
  * memory per path: one fixed record, whatever the number of samples.
  *
- * The basetime is only known at the end, so the histogram is kept against
- * the least time seen so far; when a smaller one comes, the buckets are
- * moved by the difference (each bucket's count goes to the bucket of its
- * lower bound plus the difference): exact for every sample taken after
- * the final basetime was seen, approximate for the few before. */
+ * The histogram is of the times themselves in fixed log-linear buckets
+ * (runtime/vpp-hist.h), so it is exact whenever the basetime moves, and
+ * two records of one path (two analyzer threads, two profiles) add
+ * bucket by bucket. */
 #ifndef PATHPROF_VPP_TIMINGS_H
 #define PATHPROF_VPP_TIMINGS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vpp-hist.h"
+
 #pragma GCC visibility push(hidden)
 
-/* Bucket 0: delta 0; bucket b (1..30): [2^(b-1), 2^b); bucket 31: >= 2^30. */
-#define VPP_BUCKETS 32u
+#define VPP_BUCKETS PPRT_VPP_NBUCKETS
 
 struct vpp_stat {
     uint64_t g;             /* global path index; 0: an empty slot */
     uint64_t tu_id, path_id;
     uint32_t func;
     uint64_t samples, base, total, max;
-    uint64_t hist[VPP_BUCKETS];
+    uint64_t outliers;      /* timings above PATHPROF_VPP_OUTLIER, set aside */
+    uint64_t ev_samples;    /* timings with a second counter's reading */
+    uint64_t events;        /* their sum (PATHPROF_VPP_COUNTER) */
+    uint64_t hist[VPP_BUCKETS]; /* of the times, runtime/vpp-hist.h */
 };
 
 struct vpp_table {
     struct vpp_stat *slots;
     size_t cap, n;          /* cap a power of two, n <= cap / 2 */
 };
-
-unsigned vpp_bucket(uint64_t delta);
-/* The lower bound of bucket B's deltas. */
-uint64_t vpp_bucket_low(unsigned b);
 
 /* The record of G, made (with TU_ID, FUNC, PATH_ID) when new; NULL when
  * out of memory. */
