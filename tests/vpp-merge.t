@@ -84,6 +84,28 @@ perl "$TAP_ROOT/tests/cli/patch.pl" "$T/a.prof" "$T/bad.prof" --reseal "xor:$((a
 is "$?" 2 "a damaged VPP section: refused"
 like "$(cat "$T/bad.err")" "VPP section is damaged" "a damaged VPP section: said so"
 
+# Every 3rd byte of a's VPP section body flipped, the section's checksum
+# and the trailer recomputed so the damage reaches the records: the merge
+# never crashes, and what it accepts reads back (its reader checks what
+# pathprof vpp checks)
+len=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+    for (@{$j->{sections}}) { print "$_->{length}\n" if $_->{kind} eq "VPP" }' \
+    < <("$PP_CLI" report "$T/a.prof" --json))
+crashes=0 unread=0 accepted=0
+for ((o = at + 16; o < at + 16 + len - 8; o += 3)); do
+    perl "$TAP_ROOT/tests/vpp/flip-sealed.pl" "$T/a.prof" "$T/bad.prof" "$at" "$len" "$o"
+    rm -f "$T/x.prof"
+    "$PP_CLI" merge -o "$T/x.prof" "$T/bad.prof" "$T/b.prof" 2>/dev/null
+    st=$?
+    [ "$st" -le 2 ] || { crashes=$((crashes + 1)); diag "offset $o: exit $st"; }
+    if [ "$st" -eq 0 ]; then
+        accepted=$((accepted + 1))
+        "$PP_CLI" vpp "$T/x.prof" >/dev/null 2>&1 || { unread=$((unread + 1)); diag "offset $o: merged, unreadable"; }
+    fi
+done
+is "$crashes" 0 "every flipped byte of a VPP section (checksum recomputed): the merge does not crash"
+is "$unread" 0 "every merge it accepts reads back ($accepted accepted)"
+
 # PATHPROF_ACCUMULATE=1: at 1/1, a second run's timings added to the first's
 PATHPROF_SAMPLE=1/1 PATHPROF_ACCUMULATE=1 pp_run "$T/acc.prof" "$T/vary" 5000 300
 cp "$T/acc.prof" "$T/first.prof"
