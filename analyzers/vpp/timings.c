@@ -67,19 +67,39 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-void vpp_stat_add(struct vpp_stat *s, uint64_t ticks)
+uint64_t vpp_stat_bucket(const struct vpp_stat *s, unsigned b)
 {
+    const uint64_t *g = s->grp[b / VPP_GROUP];
+    return g ? g[b % VPP_GROUP] : 0;
+}
+
+static int have_group(struct vpp_stat *s, unsigned k)
+{
+    if (s->grp[k] == NULL)
+        s->grp[k] = calloc(VPP_GROUP, sizeof *s->grp[k]);
+    return s->grp[k] ? 0 : -1;
+}
+
+int vpp_stat_add(struct vpp_stat *s, uint64_t ticks)
+{
+    unsigned b = pprt_vpp_hist_bucket(ticks);
+    if (have_group(s, b / VPP_GROUP) != 0)
+        return -1;
     if (s->samples == 0 || ticks < s->base)
         s->base = ticks;
     if (ticks > s->max)
         s->max = ticks;
     s->samples++;
     s->total = sat_add(s->total, ticks);
-    s->hist[pprt_vpp_hist_bucket(ticks)]++;
+    s->grp[b / VPP_GROUP][b % VPP_GROUP]++;
+    return 0;
 }
 
-void vpp_stat_merge(struct vpp_stat *into, const struct vpp_stat *from)
+int vpp_stat_merge(struct vpp_stat *into, const struct vpp_stat *from)
 {
+    for (unsigned k = 0; k < VPP_GROUPS; k++)
+        if (from->grp[k] && have_group(into, k) != 0)
+            return -1; /* the groups made stay, empty: harmless */
     if (from->samples && (into->samples == 0 || from->base < into->base))
         into->base = from->base;
     if (from->max > into->max)
@@ -89,12 +109,17 @@ void vpp_stat_merge(struct vpp_stat *into, const struct vpp_stat *from)
     into->outliers += from->outliers;
     into->ev_samples += from->ev_samples;
     into->events = sat_add(into->events, from->events);
-    for (unsigned b = 0; b < VPP_BUCKETS; b++)
-        into->hist[b] += from->hist[b];
+    for (unsigned k = 0; k < VPP_GROUPS; k++)
+        for (unsigned j = 0; from->grp[k] && j < VPP_GROUP; j++)
+            into->grp[k][j] += from->grp[k][j];
+    return 0;
 }
 
 void vpp_table_free(struct vpp_table *t)
 {
+    for (size_t i = 0; i < t->cap; i++)
+        for (unsigned k = 0; t->slots[i].g && k < VPP_GROUPS; k++)
+            free(t->slots[i].grp[k]);
     free(t->slots);
     memset(t, 0, sizeof *t);
 }

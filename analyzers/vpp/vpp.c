@@ -86,8 +86,11 @@ static uint64_t record(struct vpp_an *v, uint64_t g, uint64_t ticks)
         s->outliers++;
         return 0;
     }
+    if (vpp_stat_add(s, ticks > v->bias ? ticks - v->bias : 0) != 0) {
+        v->lost++;
+        return 0;
+    }
     v->timed++;
-    vpp_stat_add(s, ticks > v->bias ? ticks - v->bias : 0);
     return g;
 }
 
@@ -156,10 +159,8 @@ static void vpp_merge(void *into, void *from)
         if (f->g == 0)
             continue;
         struct vpp_stat *d = vpp_table_get(&dst->paths, f->g, f->tu_id, f->func, f->path_id);
-        if (d == NULL)
+        if (d == NULL || vpp_stat_merge(d, f) != 0)
             dst->lost += f->samples;
-        else
-            vpp_stat_merge(d, f);
     }
 }
 

@@ -117,12 +117,12 @@ void vpp_write_section(struct vpp_an *v, struct pprt_buf *out, uint32_t *nsectio
         pprt_buf_u64(out, s->events);
         uint32_t nonzero = 0;
         for (unsigned b = 0; b < VPP_BUCKETS; b++)
-            nonzero += s->hist[b] != 0;
+            nonzero += vpp_stat_bucket(s, b) != 0;
         pprt_buf_u32(out, nonzero); /* sparse: most buckets of a path are empty */
         for (unsigned b = 0; b < VPP_BUCKETS; b++)
-            if (s->hist[b]) {
+            if (vpp_stat_bucket(s, b)) {
                 pprt_buf_u32(out, b);
-                pprt_buf_u64(out, s->hist[b]);
+                pprt_buf_u64(out, vpp_stat_bucket(s, b));
             }
     }
     free(rows);
