@@ -69,14 +69,13 @@ static int read_head(struct pprt_merge *m, struct mg_cur *c, size_t input, uint6
                      uint64_t *outliers, struct pprt_merge_error *err)
 {
     struct mg_vpp *v = &m->vpp;
-    uint32_t version, flags, counter, nbuckets, events, reserved;
+    uint32_t version = 0, flags = 0, counter = 0, nbuckets = 0, events = 0, reserved = 0;
     uint64_t h[11];
     if (mg_get_u32(c, &version) || version != VPP_VERSION)
         return mg_fail(err, "VPP section version %u, this pathprof merges version %u",
                        version, VPP_VERSION);
-    mg_get_u32(c, &flags);
-    mg_get_u32(c, &counter);
-    mg_get_u32(c, &nbuckets);
+    if (mg_get_u32(c, &flags) || mg_get_u32(c, &counter) || mg_get_u32(c, &nbuckets))
+        return mg_fail(err, "truncated in its fixed part");
     for (int i = 0; i < 11; i++)
         if (mg_get_u64(c, &h[i]))
             return mg_fail(err, "truncated in its fixed part");
