@@ -91,7 +91,7 @@ like "$(cat "$T/bad.err")" "VPP section is damaged" "a damaged VPP section: said
 len=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
     for (@{$j->{sections}}) { print "$_->{length}\n" if $_->{kind} eq "VPP" }' \
     < <("$PP_CLI" report "$T/a.prof" --json))
-crashes=0 unread=0 accepted=0
+crashes=0 unread=0 accepted=0 disagree=0
 for ((o = at + 16; o < at + 16 + len - 8; o += 3)); do
     perl "$TAP_ROOT/tests/vpp/flip-sealed.pl" "$T/a.prof" "$T/bad.prof" "$at" "$len" "$o"
     rm -f "$T/x.prof"
@@ -102,9 +102,18 @@ for ((o = at + 16; o < at + 16 + len - 8; o += 3)); do
         accepted=$((accepted + 1))
         "$PP_CLI" vpp "$T/x.prof" >/dev/null 2>&1 || { unread=$((unread + 1)); diag "offset $o: merged, unreadable"; }
     fi
+    # Alone (no other input to disagree with), the merge and pathprof vpp
+    # accept exactly the same sections: they check the same things.
+    "$PP_CLI" merge -o "$T/x.prof" "$T/bad.prof" 2>/dev/null
+    m=$?
+    "$PP_CLI" vpp "$T/bad.prof" >/dev/null 2>&1
+    v=$?
+    [ "$m" -le 2 ] && [ "$v" -le 2 ] || { crashes=$((crashes + 1)); diag "offset $o: exit $m / $v"; }
+    [ $((m == 0)) -eq $((v == 0)) ] || { disagree=$((disagree + 1)); diag "offset $o: merge exit $m, vpp exit $v"; }
 done
 is "$crashes" 0 "every flipped byte of a VPP section (checksum recomputed): the merge does not crash"
 is "$unread" 0 "every merge it accepts reads back ($accepted accepted)"
+is "$disagree" 0 "alone, the merge accepts a damaged section exactly when pathprof vpp does"
 
 # PATHPROF_ACCUMULATE=1: at 1/1, a second run's timings added to the first's
 PATHPROF_SAMPLE=1/1 PATHPROF_ACCUMULATE=1 pp_run "$T/acc.prof" "$T/vary" 5000 300
