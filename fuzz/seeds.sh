@@ -65,6 +65,10 @@ done
 # Timed paths (docs/vpp.md): a VPP section, and VPP markers in a trace.
 seed vpp-oddeven vpp-oddeven PATHPROF_ANALYZER=vpp PATHPROF_SAMPLE=1/3
 seed vpp-trace-oddeven vpp-oddeven PATHPROF_ANALYZER=trace PATHPROF_SAMPLE=1/3
+# Paths with only outliers and the second counter asked for (flag 4 where
+# the machine has none, VPP_EVENTS markers where it has one).
+seed vpp-out-oddeven vpp-oddeven PATHPROF_ANALYZER=vpp PATHPROF_SAMPLE=1/3 \
+    PATHPROF_VPP_OUTLIER=100 PATHPROF_VPP_COUNTER=cache-misses
 seed all-oddeven stream-oddeven PATHPROF_ANALYZER=blpp,ksf,ksf-pruned,trace PATHPROF_K=3
 # Several producer threads, two analyzer threads: one stream per thread.
 seed threads stream-threads PATHPROF_ANALYZER=blpp,ksf,trace PATHPROF_ANALYZERS=2 PATHPROF_K=2

@@ -45,6 +45,7 @@ static int parse_wpp_max(const char *value, struct pprt_config *cfg);
 static int parse_sample(const char *value, struct pprt_config *cfg);
 static int parse_burst(const char *value, struct pprt_config *cfg);
 static int parse_vpp_outlier(const char *value, struct pprt_config *cfg);
+static int parse_vpp_counter(const char *value, struct pprt_config *cfg);
 
 static const struct env_var env_vars[] = {
     {"PATHPROF_OUT", "pathprof.out",
@@ -90,6 +91,9 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_VPP_OUTLIER", "16777216",
      "a number of counter ticks from 0 (keep every timing) to 72057594037927935 (vpp)",
      parse_vpp_outlier},
+    {"PATHPROF_VPP_COUNTER", "none",
+     "none or cache-misses: a second hardware counter read around each timed path (vpp)",
+     parse_vpp_counter},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
     {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
@@ -273,6 +277,18 @@ static int parse_burst(const char *value, struct pprt_config *cfg)
 static int parse_vpp_outlier(const char *value, struct pprt_config *cfg)
 {
     return parse_number(value, 0, (1ull << 56) - 1, &cfg->vpp_outlier);
+}
+
+/* The names are the VPP section's events word (vpp-clock.h): 0, 1. */
+static int parse_vpp_counter(const char *value, struct pprt_config *cfg)
+{
+    if (strcmp(value, "none") == 0)
+        cfg->vpp_counter = 0;
+    else if (strcmp(value, "cache-misses") == 0)
+        cfg->vpp_counter = 1;
+    else
+        return -1;
+    return 0;
 }
 
 /* Workers share a producer's stream when one analyzer thread cannot keep

@@ -50,6 +50,9 @@ struct pprt_config {
     /* PATHPROF_VPP_OUTLIER: the vpp analyzer sets aside timings above it
      * (a preemption, docs/vpp.md); 0 keeps them all. */
     uint64_t vpp_outlier;
+    /* PATHPROF_VPP_COUNTER: 0 none, 1 cache-misses (PPRT_VPP_EVENTS_*):
+     * a second counter read around each timed path (docs/vpp.md). */
+    uint32_t vpp_counter;
 };
 
 extern struct pprt_config pprt_config;

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 3u
+#define PATHPROF_ABI_VERSION 4u
 #define PATHPROF_META_VERSION 1u
 #define PATHPROF_FILE_VERSION 1u
 
@@ -112,6 +112,10 @@
    timing instrumentation's bias not yet subtracted), the second word the
    counter at its start (docs/vpp.md). */
 #define PATHPROF_MARK_VPP 4u
+/* vpp=yes with PATHPROF_VPP_COUNTER: follows a VPP marker; payload: the
+   second hardware counter's events over the same interval (cache misses),
+   the second word 0 (docs/vpp.md, "A second counter"). */
+#define PATHPROF_MARK_VPP_EVENTS 5u
 #define PATHPROF_MARK(kind, payload)                                          \
     (PATHPROF_EV_MARKER | ((uint64_t)(kind) << 56) |                          \
      ((uint64_t)(payload) & ((1ull << 56) - 1)))

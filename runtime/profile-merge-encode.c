@@ -7,6 +7,7 @@
 #include "profile-merge.h"
 #include "profile-merge-input.h"
 #include "profile-merge-state.h"
+#include "profile-merge-vpp.h"
 #include "profile-merge-wpp.h"
 #include "fnv.h"
 #include "pathprof-abi.h"
@@ -323,6 +324,8 @@ int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
     if (rc == 0 && m->kprune.present && encode_kprune(b, &m->kprune, &nsections) != 0)
         rc = -1;
     if (rc == 0 && m->wpp.present && mg_encode_wpp(m, tus, b, &nsections) != 0)
+        rc = -1;
+    if (rc == 0 && m->vpp.inputs && mg_encode_vpp(m, rank, b, &nsections) != 0)
         rc = -1;
     free(tus);
     free(rank);

@@ -135,6 +135,31 @@ struct mg_sampling {
     size_t first_input;    /* which profile set the rate (for messages) */
 };
 
+/* A VPP path record (docs/format.md, tag 8): its sums, its least and
+ * largest time, its histogram of times (fixed buckets, runtime/vpp-hist.h). */
+struct mg_vpath {
+    uint32_t tu, func;     /* accumulator TU */
+    uint64_t path_id;
+    uint64_t samples, base, total, max, outliers, ev_samples, events;
+    uint64_t *hist;        /* PPRT_VPP_NBUCKETS counts */
+};
+
+/* The VPP section: one rate, counter, second counter and outlier
+ * threshold; the bias the least; the rest summed, path by path. */
+struct mg_vpp {
+    size_t inputs;         /* how many inputs had one (all or none may) */
+    size_t first_input;    /* the first of them (for messages) */
+    size_t first_missing;  /* the first input without one, + 1 (0: none yet) */
+    uint32_t flags, counter, events;
+    int have_bias;         /* a run whose clock ran gave the bias */
+    uint64_t sample_n, bias, bias_median, bias_p90, run_ticks, timed, orphans,
+             unattributed, migrated, outlier_ticks, outliers;
+    struct mg_vpath *paths;
+    size_t n, cap;
+    size_t *slots;         /* by (tu, func, path_id): index + 1 */
+    size_t nslots;
+};
+
 struct mg_program {
     int present;
     char *program, *cmdline; /* NUL-terminated copies, or the "several" text */
@@ -158,6 +183,7 @@ struct pprt_merge {
     struct mg_kipf kipf;
     struct mg_kprune kprune;
     struct mg_wpp wpp;
+    struct mg_vpp vpp;
     char **names;          /* each input's name, for messages */
 };
 

@@ -10,6 +10,7 @@
 #include "profile-merge-sampling.h"
 #include "profile-merge-state.h"
 #include "profile-merge-tu.h"
+#include "profile-merge-vpp.h"
 #include "profile-merge-wpp.h"
 #include "fnv.h"
 #include "le-bytes.h"
@@ -95,8 +96,8 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         return mg_fail(err, "out of memory");
     struct mg_cur c = {d, len - 8, PATHPROF_FILE_HEADER_SIZE};
     /* The sections whose labels name TU sections, by kind: where they are. */
-    enum { LATE_KIPF, LATE_KPRUNE, LATE_WPP, NLATE };
-    static const char *const late_name[NLATE] = {"KIPF", "KPRUNE", "WPP"};
+    enum { LATE_KIPF, LATE_KPRUNE, LATE_WPP, LATE_VPP, NLATE };
+    static const char *const late_name[NLATE] = {"KIPF", "KPRUNE", "WPP", "VPP"};
     size_t late_at[NLATE] = {0};
     uint64_t late_len[NLATE] = {0};
     int seen_program = 0, seen_stream = 0, seen_sampling = 0, rc = 0;
@@ -133,8 +134,10 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
             break;
         case MG_TAG_KIPF:
         case MG_TAG_KPRUNE:
-        case PATHPROF_SECTION_WPP: {
-            int k = tag == MG_TAG_KIPF ? LATE_KIPF : tag == MG_TAG_KPRUNE ? LATE_KPRUNE : LATE_WPP;
+        case PATHPROF_SECTION_WPP:
+        case PATHPROF_SECTION_VPP: {
+            int k = tag == MG_TAG_KIPF ? LATE_KIPF : tag == MG_TAG_KPRUNE ? LATE_KPRUNE
+                  : tag == PATHPROF_SECTION_WPP ? LATE_WPP : LATE_VPP;
             if (late_at[k] != 0) {
                 rc = mg_fail(err, "two %s sections: which one holds the run is unknown",
                              late_name[k]);
@@ -161,11 +164,14 @@ int pprt_merge_add(struct pprt_merge *m, const unsigned char *d, size_t len, con
         struct mg_cur sc = {d, late_at[k] + late_len[k], late_at[k]};
         rc = k == LATE_KIPF     ? mg_read_kipf(m, &sc, tumap, ntus, err)
            : k == LATE_KPRUNE ? mg_read_kprune(m, &sc, tumap, ntus, input, err)
-                              : mg_read_wpp(m, &sc, tumap, ntus, err);
+           : k == LATE_WPP    ? mg_read_wpp(m, &sc, tumap, ntus, err)
+                              : mg_read_vpp(m, &sc, tumap, ntus, input, err);
         if (rc)
             snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
                      " (%s section)", late_name[k]);
     }
+    if (rc == 0)
+        rc = mg_vpp_check_all(m, input, late_at[LATE_VPP] != 0, err);
     free(tumap);
     return rc;
 }
@@ -202,6 +208,7 @@ void pprt_merge_free(struct pprt_merge *m)
     }
     free(m->kprune.len);
     mg_free_wpp(&m->wpp);
+    mg_free_vpp(&m->vpp);
     for (size_t i = 0; i < m->ninputs; i++)
         free(m->names[i]);
     free(m->names);

@@ -13,6 +13,12 @@
 #define PPRT_VPP_UNSTABLE 1u  /* the counter is not invariant: no constant_tsc
                                  and nonstop_tsc in /proc/cpuinfo */
 #define PPRT_VPP_NANOSECONDS 2u /* no cycle counter: CLOCK_MONOTONIC in ns */
+#define PPRT_VPP_EVENTS_UNAVAILABLE 4u /* PATHPROF_VPP_COUNTER asked for a second
+                                          counter this machine does not give */
+
+/* The second counter (PATHPROF_VPP_COUNTER; the VPP section's events word). */
+#define PPRT_VPP_EVENTS_NONE 0u
+#define PPRT_VPP_EVENTS_CACHE_MISSES 1u
 
 #define PPRT_VPP_CALIBRATION_RUNS 2000u
 
@@ -24,6 +30,7 @@ struct pprt_vpp_clock {
     uint64_t bias_p90;      /* its 90th percentile */
     uint64_t start;         /* the counter when VPP started (first check) */
     uint64_t migrated;      /* timings dropped: the path changed CPU */
+    uint32_t events;        /* PPRT_VPP_EVENTS_*: the second counter asked for */
 };
 
 /* Whether a VPP build ran (the first check set the clock up); if so fills

@@ -21,6 +21,7 @@
  * with nothing in between (through the same kind of calls), and
  * subtracted by the analyzer. */
 #include "vpp-clock.h"
+#include "vpp-events.h"
 #include "config.h"
 #include "lifecycle.h"
 #include "message.h"
@@ -36,6 +37,11 @@
 static __thread uint64_t vpp_t0;
 static __thread uint32_t vpp_cpu;
 static __thread int vpp_armed;
+/* The second counter at the timed path's start; whether it was read. */
+static __thread uint64_t vpp_e0;
+static __thread int vpp_have_e;
+/* PATHPROF_VPP_COUNTER asked for one and the probe opened it. */
+static int events_on;
 /* Timings dropped because the thread changed CPU during the path. */
 static uint64_t migrated;
 
@@ -177,14 +183,27 @@ static void set_up(void)
         pprt_warning("PATHPROF_BURST=%llu ignored: a VPP build samples bursts "
                      "of one path", (unsigned long long)pprt_config.burst);
     pprt_config.burst = 1;
+    clock_info.events = pprt_config.vpp_counter;
+    if (pprt_config.vpp_counter != PPRT_VPP_EVENTS_NONE) {
+        char why[160] = "";
+        if (pprt_vpp_events_probe(pprt_config.vpp_counter, why, sizeof why) == 0) {
+            events_on = 1;
+        } else {
+            clock_info.flags |= PPRT_VPP_EVENTS_UNAVAILABLE;
+            pprt_warning("VPP: PATHPROF_VPP_COUNTER=cache-misses: this machine gives "
+                         "no such hardware counter (%s): paths are timed without "
+                         "it; the profile says so", why);
+        }
+    }
     calibrate();
     if (clock_info.flags & PPRT_VPP_UNSTABLE)
         pprt_warning("VPP: the cycle counter is not invariant on this machine "
                      "(no constant_tsc and nonstop_tsc in /proc/cpuinfo): "
                      "path timings mix clock speeds and may not compare; "
                      "the profile says so");
-    pprt_info("VPP: timing sampled paths with %s, bias %llu ticks "
+    pprt_info("VPP: timing sampled paths with %s%s, bias %llu ticks "
               "(median %llu), subtracted", clock_info.counter,
+              events_on ? " and cache misses" : "",
               (unsigned long long)clock_info.bias,
               (unsigned long long)clock_info.bias_median);
     clock_info.start = read_end();
@@ -207,8 +226,12 @@ int __pathprof_sample_turn_vpp(void)
     int began;
     int in = pprt_sample_turn_marked(1, &began);
     vpp_armed = began;
-    if (began)
+    if (began) {
+        /* The second counter first, outside the timed interval. */
+        if (events_on)
+            vpp_e0 = pprt_vpp_events_read(&vpp_have_e);
         vpp_t0 = read_start(&vpp_cpu);
+    }
     return in;
 }
 
@@ -216,6 +239,10 @@ void __pathprof_vpp_path(uint64_t ev)
 {
     uint32_t cpu;
     uint64_t t1 = read_end_on(&cpu);
+    int have_e = 0;
+    uint64_t e1 = 0;
+    if (vpp_armed && vpp_have_e)
+        e1 = pprt_vpp_events_read(&have_e);
     pprt_emit_word(ev);
     if (!vpp_armed)
         return;
@@ -230,4 +257,11 @@ void __pathprof_vpp_path(uint64_t ev)
         d = PATHPROF_EV_INDEX_MASK >> 5;
     pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_VPP, d));
     pprt_emit_word(vpp_t0);
+    if (have_e) {
+        uint64_t e = e1 - vpp_e0; /* a counter going back (never): as 56 bits at most */
+        if (e > PATHPROF_EV_INDEX_MASK >> 5)
+            e = PATHPROF_EV_INDEX_MASK >> 5;
+        pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_VPP_EVENTS, e));
+        pprt_emit_word(0);
+    }
 }

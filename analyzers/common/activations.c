@@ -199,8 +199,9 @@ static void feed_marker(struct pp_act_stack *s, uint64_t frame, struct pp_act_st
         s->depth = 0;
         break;
     case PATHPROF_MARK_VPP:
-        /* The timing of the path event before it (docs/vpp.md): no
-         * activation changes. */
+    case PATHPROF_MARK_VPP_EVENTS:
+        /* The timing (or the second counter's events) of the path event
+         * before it (docs/vpp.md): no activation changes. */
         step->what = PP_ACT_TIMING;
         break;
     default:

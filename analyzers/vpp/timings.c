@@ -4,19 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned vpp_bucket(uint64_t delta)
-{
-    if (delta == 0)
-        return 0;
-    unsigned b = 64u - (unsigned)__builtin_clzll(delta);
-    return b < VPP_BUCKETS - 1 ? b : VPP_BUCKETS - 1;
-}
-
-uint64_t vpp_bucket_low(unsigned b)
-{
-    return b == 0 ? 0 : 1ull << (b - 1);
-}
-
 static size_t slot_of(uint64_t g, size_t cap)
 {
     return (size_t)((g * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
@@ -75,70 +62,64 @@ struct vpp_stat *vpp_table_get(struct vpp_table *t, uint64_t g, uint64_t tu_id,
     return s;
 }
 
-/* The histogram was kept against FROM; it is now against TO < FROM. */
-static void rebase(uint64_t *hist, uint64_t from, uint64_t to)
-{
-    uint64_t moved[VPP_BUCKETS] = {0};
-    uint64_t shift = from - to;
-    for (unsigned b = 0; b < VPP_BUCKETS; b++) {
-        if (hist[b] == 0)
-            continue;
-        uint64_t low = vpp_bucket_low(b);
-        uint64_t d = low > UINT64_MAX - shift ? UINT64_MAX : low + shift;
-        moved[vpp_bucket(d)] += hist[b];
-    }
-    memcpy(hist, moved, sizeof moved);
-}
-
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-void vpp_stat_add(struct vpp_stat *s, uint64_t ticks)
+uint64_t vpp_stat_bucket(const struct vpp_stat *s, unsigned b)
 {
-    if (s->samples == 0) {
+    const uint64_t *g = s->grp[b / VPP_GROUP];
+    return g ? g[b % VPP_GROUP] : 0;
+}
+
+static int have_group(struct vpp_stat *s, unsigned k)
+{
+    if (s->grp[k] == NULL)
+        s->grp[k] = calloc(VPP_GROUP, sizeof *s->grp[k]);
+    return s->grp[k] ? 0 : -1;
+}
+
+int vpp_stat_add(struct vpp_stat *s, uint64_t ticks)
+{
+    unsigned b = pprt_vpp_hist_bucket(ticks);
+    if (have_group(s, b / VPP_GROUP) != 0)
+        return -1;
+    if (s->samples == 0 || ticks < s->base)
         s->base = ticks;
-        s->max = ticks;
-    } else if (ticks < s->base) {
-        rebase(s->hist, s->base, ticks);
-        s->base = ticks;
-    }
     if (ticks > s->max)
         s->max = ticks;
     s->samples++;
     s->total = sat_add(s->total, ticks);
-    s->hist[vpp_bucket(ticks - s->base)]++;
+    s->grp[b / VPP_GROUP][b % VPP_GROUP]++;
+    return 0;
 }
 
-void vpp_stat_merge(struct vpp_stat *into, const struct vpp_stat *from)
+int vpp_stat_merge(struct vpp_stat *into, const struct vpp_stat *from)
 {
-    if (from->samples == 0)
-        return;
-    if (into->samples == 0) {
-        uint64_t g = into->g;
-        *into = *from;
-        into->g = g;
-        return;
-    }
-    uint64_t hist[VPP_BUCKETS];
-    memcpy(hist, from->hist, sizeof hist);
-    uint64_t base = into->base < from->base ? into->base : from->base;
-    if (into->base > base)
-        rebase(into->hist, into->base, base);
-    if (from->base > base)
-        rebase(hist, from->base, base);
-    for (unsigned b = 0; b < VPP_BUCKETS; b++)
-        into->hist[b] += hist[b];
-    into->base = base;
-    into->samples += from->samples;
-    into->total = sat_add(into->total, from->total);
+    for (unsigned k = 0; k < VPP_GROUPS; k++)
+        if (from->grp[k] && have_group(into, k) != 0)
+            return -1; /* the groups made stay, empty: harmless */
+    if (from->samples && (into->samples == 0 || from->base < into->base))
+        into->base = from->base;
     if (from->max > into->max)
         into->max = from->max;
+    into->samples += from->samples;
+    into->total = sat_add(into->total, from->total);
+    into->outliers += from->outliers;
+    into->ev_samples += from->ev_samples;
+    into->events = sat_add(into->events, from->events);
+    for (unsigned k = 0; k < VPP_GROUPS; k++)
+        for (unsigned j = 0; from->grp[k] && j < VPP_GROUP; j++)
+            into->grp[k][j] += from->grp[k][j];
+    return 0;
 }
 
 void vpp_table_free(struct vpp_table *t)
 {
+    for (size_t i = 0; i < t->cap; i++)
+        for (unsigned k = 0; t->slots[i].g && k < VPP_GROUPS; k++)
+            free(t->slots[i].grp[k]);
     free(t->slots);
     memset(t, 0, sizeof *t);
 }

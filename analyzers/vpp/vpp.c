@@ -6,7 +6,9 @@
  * A VPP marker (kind 4, pathprof-abi.h) follows, in its thread's stream,
  * the path event it times; its payload is the ticks from the path's start
  * to its end, from which the start-up's measure of the timing's own cost
- * (the bias) is subtracted here. */
+ * (the bias) is subtracted here.  With PATHPROF_VPP_COUNTER a VPP_EVENTS
+ * marker (kind 5) follows the VPP marker: the second counter's events
+ * over the same interval, added to the path if its timing was kept. */
 #include "analyzer-services.h"
 #include "analyzer.h"
 #include "config.h"
@@ -21,6 +23,7 @@
 struct vpp_stream {
     void *blpp;
     uint64_t last;  /* the last path event's index, 0: none since a marker */
+    uint64_t kept;  /* the path whose timing was just kept, 0: none */
     int half;       /* the next word is a marker's second word */
 };
 
@@ -46,7 +49,9 @@ static void *vpp_thread_begin(void *a, uint32_t tid)
     return s;
 }
 
-static void record(struct vpp_an *v, uint64_t g, uint64_t ticks)
+/* Records one timing of path G; returns G when it was kept (a VPP_EVENTS
+ * marker may follow), 0 when it was set aside or its path is unknown. */
+static uint64_t record(struct vpp_an *v, uint64_t g, uint64_t ticks)
 {
     if (!v->have_clock) {
         struct pprt_vpp_clock c;
@@ -54,25 +59,39 @@ static void record(struct vpp_an *v, uint64_t g, uint64_t ticks)
             v->bias = c.bias;
         v->have_clock = 1;
     }
-    if (pprt_config.vpp_outlier && ticks > pprt_config.vpp_outlier + v->bias) {
-        v->outliers++; /* a preemption, most likely (docs/vpp.md) */
-        return;
-    }
+    /* Above the threshold: a preemption, most likely (docs/vpp.md); set
+     * aside, but counted on its path so the user sees which one. */
+    int outlier = pprt_config.vpp_outlier && ticks > pprt_config.vpp_outlier + v->bias;
     struct vpp_stat *s = vpp_table_find(&v->paths, g);
     if (s == NULL) {
         struct pp_path_ref ref;
         if (!pp_lookup_path(g, &ref)) {
-            v->unknown++;
-            return;
+            if (outlier)
+                v->outliers++;
+            else
+                v->unknown++;
+            return 0;
         }
         s = vpp_table_get(&v->paths, g, ref.tu_id, ref.func, ref.path_id);
         if (s == NULL) {
-            v->lost++;
-            return;
+            if (outlier)
+                v->outliers++;
+            else
+                v->lost++;
+            return 0;
         }
     }
+    if (outlier) {
+        v->outliers++;
+        s->outliers++;
+        return 0;
+    }
+    if (vpp_stat_add(s, ticks > v->bias ? ticks - v->bias : 0) != 0) {
+        v->lost++;
+        return 0;
+    }
     v->timed++;
-    vpp_stat_add(s, ticks > v->bias ? ticks - v->bias : 0);
+    return g;
 }
 
 static void vpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
@@ -88,15 +107,27 @@ static void vpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
         }
         if (!(w & PATHPROF_EV_MARKER)) {
             s->last = w & PATHPROF_EV_INDEX_MASK;
+            s->kept = 0;
             continue;
         }
         s->half = 1;
-        if (PATHPROF_MARK_KIND(w) != PATHPROF_MARK_VPP)
+        unsigned kind = PATHPROF_MARK_KIND(w);
+        if (kind == PATHPROF_MARK_VPP_EVENTS) {
+            struct vpp_stat *st = s->kept ? vpp_table_find(&v->paths, s->kept) : NULL;
+            if (st != NULL) {
+                st->ev_samples++;
+                st->events += PATHPROF_MARK_PAYLOAD(w);
+            }
+            s->kept = 0;
             continue;
+        }
+        if (kind != PATHPROF_MARK_VPP)
+            continue;
+        s->kept = 0;
         if (s->last == 0)
             v->orphans++;
         else
-            record(v, s->last, PATHPROF_MARK_PAYLOAD(w));
+            s->kept = record(v, s->last, PATHPROF_MARK_PAYLOAD(w));
         s->last = 0;
     }
 }
@@ -141,10 +172,8 @@ static void vpp_merge(void *into, void *from)
         if (f->g == 0)
             continue;
         struct vpp_stat *d = vpp_table_get(&dst->paths, f->g, f->tu_id, f->func, f->path_id);
-        if (d == NULL)
+        if (d == NULL || vpp_stat_merge(d, f) != 0)
             dst->lost += f->samples;
-        else
-            vpp_stat_merge(d, f);
     }
 }
 

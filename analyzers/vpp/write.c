@@ -69,11 +69,11 @@ void vpp_write_section(struct vpp_an *v, struct pprt_buf *out, uint32_t *nsectio
     }
     for (size_t i = 0; i < v->paths.cap; i++) {
         const struct vpp_stat *s = &v->paths.slots[i];
-        if (s->g == 0 || s->samples == 0)
+        if (s->g == 0 || (s->samples == 0 && s->outliers == 0))
             continue;
         uint32_t tu = section_rank(s->tu_id);
         if (tu == UINT32_MAX) {
-            v->unknown += s->samples;
+            v->unknown += s->samples; /* its outliers stay in the header's count */
             continue;
         }
         rows[n++] = (struct row){tu, s};
@@ -100,6 +100,8 @@ void vpp_write_section(struct vpp_an *v, struct pprt_buf *out, uint32_t *nsectio
     pprt_buf_u64(out, c.migrated);
     pprt_buf_u64(out, pprt_config.vpp_outlier);
     pprt_buf_u64(out, v->outliers);
+    pprt_buf_u32(out, c.events);
+    pprt_buf_u32(out, 0);
     pprt_buf_u64(out, n);
     for (size_t i = 0; i < n; i++) {
         const struct vpp_stat *s = rows[i].s;
@@ -110,8 +112,18 @@ void vpp_write_section(struct vpp_an *v, struct pprt_buf *out, uint32_t *nsectio
         pprt_buf_u64(out, s->base);
         pprt_buf_u64(out, s->total);
         pprt_buf_u64(out, s->max);
+        pprt_buf_u64(out, s->outliers);
+        pprt_buf_u64(out, s->ev_samples);
+        pprt_buf_u64(out, s->events);
+        uint32_t nonzero = 0;
         for (unsigned b = 0; b < VPP_BUCKETS; b++)
-            pprt_buf_u64(out, s->hist[b]);
+            nonzero += vpp_stat_bucket(s, b) != 0;
+        pprt_buf_u32(out, nonzero); /* sparse: most buckets of a path are empty */
+        for (unsigned b = 0; b < VPP_BUCKETS; b++)
+            if (vpp_stat_bucket(s, b)) {
+                pprt_buf_u32(out, b);
+                pprt_buf_u64(out, vpp_stat_bucket(s, b));
+            }
     }
     free(rows);
     uint64_t sum = out->failed ? 0 : pprt_fnv1a64(PPRT_FNV64_BASIS, out->data + body, out->len - body);

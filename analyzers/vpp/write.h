@@ -10,7 +10,7 @@
 
 #pragma GCC visibility push(hidden)
 
-#define VPP_SECTION_VERSION 1u
+#define VPP_SECTION_VERSION 2u
 
 struct vpp_an {
     void *blpp;              /* the blpp analyzer inside: the path counts */
@@ -19,7 +19,8 @@ struct vpp_an {
     int have_clock;
     uint64_t timed;          /* timings recorded */
     uint64_t orphans;        /* VPP markers with no path event before them */
-    uint64_t outliers;       /* timings above PATHPROF_VPP_OUTLIER, set aside */
+    uint64_t outliers;       /* timings above PATHPROF_VPP_OUTLIER, set aside
+                                (the records' outliers and those of unknown paths) */
     uint64_t unknown;        /* timings of paths of no registered TU */
     uint64_t lost;           /* timings not kept for lack of memory */
 };

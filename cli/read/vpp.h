@@ -6,7 +6,10 @@
  * label names a function and path of the profile, the records are in
  * ascending label order without repeats, and every record is consistent
  * (basetime <= largest, samples x basetime <= total, the histogram sums to
- * the samples). */
+ * the samples, its first and last buckets hold the basetime and the
+ * largest time).  The file's histogram is of the times in fixed buckets
+ * (runtime/vpp-hist.h); the reader derives the deltas above the basetime
+ * from it, each bucket at its lower bound. */
 #ifndef PATHPROF_CLI_VPP_H
 #define PATHPROF_CLI_VPP_H
 
@@ -16,16 +19,22 @@
 
 #include "base/error.h"
 #include "graph/meta.h"
+#include "vpp-hist.h"
 
 #define VPP_FLAG_UNSTABLE 1u      /* the counter is not invariant */
 #define VPP_FLAG_NANOSECONDS 2u   /* the counter is a clock in ns */
-#define VPP_NBUCKETS 32u
+#define VPP_FLAG_EVENTS_UNAVAILABLE 4u /* the second counter asked for was not there */
+#define VPP_NBUCKETS 32u          /* of the derived deltas */
 
 struct vpp_path {
     uint32_t tu, func;
     uint64_t path_id;
-    uint64_t samples, base, total, max;
-    uint64_t hist[VPP_NBUCKETS];   /* bucket 0: delta 0; b: [2^(b-1), 2^b); last: more */
+    uint64_t samples, base, total, max;   /* samples 0: only outliers, the rest 0 */
+    uint64_t outliers;             /* timings set aside (PATHPROF_VPP_OUTLIER) */
+    uint64_t ev_samples, events;   /* timings with a second counter reading, their sum */
+    uint64_t hist[VPP_NBUCKETS];   /* deltas: bucket 0: 0; b: [2^(b-1), 2^b); last: more;
+                                      each time bucket's count at its lower bound's delta */
+    uint64_t times[PPRT_VPP_NBUCKETS]; /* the file's histogram of times (vpp-hist.h) */
     double net;                    /* total - samples x base, in ticks */
 };
 
@@ -36,6 +45,7 @@ struct vpp_data {
     uint64_t migrated;             /* timings dropped: the path changed CPU */
     uint64_t outlier_ticks;        /* PATHPROF_VPP_OUTLIER (0: none set aside) */
     uint64_t outliers;             /* timings above it, set aside */
+    uint32_t events;               /* the second counter: 0 none, 1 cache-misses */
     size_t npaths;
     struct vpp_path *paths;        /* as in the file: by (tu, func, path_id) */
 };
@@ -48,5 +58,7 @@ void vpp_free(struct vpp_data *v);
 
 /* The counter's name ("rdtsc", ...). */
 const char *vpp_counter_name(uint32_t counter);
+/* The second counter's name ("none", "cache-misses"), as PATHPROF_VPP_COUNTER says it. */
+const char *vpp_events_name(uint32_t events);
 
 #endif

@@ -56,6 +56,12 @@ static void out_header(FILE *out, const struct vpp_view *w)
     else
         fprintf(out, "set aside  %" PRIu64 " timings of paths moved to another CPU "
                      "(PATHPROF_VPP_OUTLIER=0: every other timing kept)\n", v->migrated);
+    if (v->events)
+        fprintf(out, "events     %s (PATHPROF_VPP_COUNTER)%s\n", vpp_events_name(v->events),
+                (v->flags & VPP_FLAG_EVENTS_UNAVAILABLE)
+                    ? ": UNAVAILABLE on this machine (perf_event_open refused it), "
+                      "timings only"
+                    : ", per timing over the same interval");
     if (v->orphans || v->unattributed)
         fprintf(out, "lost       %" PRIu64 " timings without a path, %" PRIu64
                      " of no known path\n", v->orphans, v->unattributed);
@@ -71,7 +77,7 @@ static void out_histogram(FILE *out, const struct vpp_path *r)
         if (r->hist[b])
             last = b;
     }
-    fprintf(out, "    deltas above basetime (ticks):\n");
+    fprintf(out, "    deltas above basetime (ticks; each at its time bucket's lower bound):\n");
     for (unsigned b = 0; b <= last; b++) {
         char range[48];
         if (b == 0)
@@ -109,6 +115,13 @@ static bool out_one(FILE *out, const struct vpp_view *w, size_t rank, const stru
                  ", total %" PRIu64 " ticks (~%.2f%% of the run)\n",
             r->samples, r->base, (double)r->total / (double)r->samples, r->max, r->total,
             100 * share(w, (double)r->total));
+    if (r->outliers)
+        fprintf(out, "    %" PRIu64 " more timings set aside above PATHPROF_VPP_OUTLIER\n",
+                r->outliers);
+    if (r->ev_samples)
+        fprintf(out, "    %s: mean %.1f per timing over %" PRIu64 " timings\n",
+                vpp_events_name(w->v->events), (double)r->events / (double)r->ev_samples,
+                r->ev_samples);
     out_histogram(out, r);
     fprintf(out, "    ");
     out_path_ends(out, m, &path);
@@ -137,12 +150,18 @@ bool vpp_text(FILE *out, const struct vpp_view *w, struct pp_error *err)
     for (size_t k = 0; ok && k < n; k++)
         ok = out_one(out, w, k + 1, &w->v->paths[w->r->ranked[k]], src, err);
     if (ok && w->r->nsingle) {
-        fprintf(out, "\nPaths timed once (no variation measured), by time\n");
+        fprintf(out, "\nPaths timed once or only set aside (no variation measured), by time\n");
         for (size_t k = 0; k < w->r->nsingle; k++) {
             const struct vpp_path *r = &w->v->paths[w->r->single[k]];
             fprintf(out, "    ");
             out_func(out, vpp_func(w->p, r));
-            fprintf(out, "  path %" PRIu64 ": %" PRIu64 " ticks\n", r->path_id, r->total);
+            if (r->samples)
+                fprintf(out, "  path %" PRIu64 ": %" PRIu64 " ticks", r->path_id, r->total);
+            else
+                fprintf(out, "  path %" PRIu64 ": no timing kept", r->path_id);
+            if (r->outliers)
+                fprintf(out, ", %" PRIu64 " set aside", r->outliers);
+            fputc('\n', out);
         }
     }
     if (ok)
