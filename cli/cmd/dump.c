@@ -39,7 +39,7 @@ static bool dump_thread(struct event_lines *d, const struct trace_thread *th, bo
     if (ok)
         event_lines_thread_end(d);
     else
-        pp_act_free(&d->st);
+        event_lines_thread_abandon(d);
     return ok;
 }
 

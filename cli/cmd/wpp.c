@@ -180,6 +180,7 @@ static int expand(const struct opts *o, struct loaded *l)
         if (walk_words(w, a, b, line_word, &d)) {
             event_lines_thread_end(&d);
         } else {
+            event_lines_thread_abandon(&d);
             fflush(stdout);
             error_in_file(o->file, d.err.msg[0] ? d.err.msg : "out of memory");
             status = EXIT_TROUBLE;
@@ -536,7 +537,8 @@ static int hot(const struct opts *o, struct loaded *l)
         free(all);
         return status;
     }
-    qsort(all, n, sizeof *all, by_expense);
+    if (n > 1) /* none found: ALL may be NULL, which qsort must not get */
+        qsort(all, n, sizeof *all, by_expense);
     size_t shown = o->top && o->top < n ? (size_t)o->top : n;
     if (o->json) {
         printf("{\"profile\":");

@@ -193,10 +193,11 @@ bool wpp_read(const unsigned char *body, size_t len, size_t ntu_sections,
         w->tus[i].fn_base = pp_take_u64(&c);
         w->tus[i].section = pp_take_u32(&c);
         pp_take_u32(&c);
-        if (w->tus[i].section != UINT32_MAX && w->tus[i].section >= ntu_sections) {
-            wpp_free(w);
+        uint32_t section = w->tus[i].section;
+        if (section != UINT32_MAX && section >= ntu_sections) {
+            wpp_free(w); /* frees w->tus: the message takes the copy */
             return pp_fail(err, "TU %" PRIu64 " names TU section %" PRIu32 " of %zu", i,
-                           w->tus[i].section, ntu_sections);
+                           section, ntu_sections);
         }
     }
     if (!pp_get_u64(&c, &ngrammars) || ngrammars > pp_cursor_left(&c) / GRAMMAR_HEAD) {

@@ -179,3 +179,8 @@ void event_lines_thread_end(struct event_lines *d)
     fputc('\n', out);
     pp_act_free(&d->st);
 }
+
+void event_lines_thread_abandon(struct event_lines *d)
+{
+    pp_act_free(&d->st);
+}

@@ -37,6 +37,9 @@ void event_lines_thread(struct event_lines *d, uint32_t tid, uint64_t nevents, b
 bool event_lines_word(struct event_lines *d, uint64_t word);
 /* The thread's closing comment lines. */
 void event_lines_thread_end(struct event_lines *d);
+/* The thread's stream stops at an error: what event_lines_thread set up
+ * is released without the closing lines (instead of event_lines_thread_end). */
+void event_lines_thread_abandon(struct event_lines *d);
 /* " t.c:3-4 t.c:7": the lines of path ID of F. */
 bool event_lines_path_lines(struct event_lines *d, const struct pp_func_meta *f, uint64_t id);
 
