@@ -45,6 +45,8 @@ struct back_edge {
 
 struct pp_dual {
   basic_block first_copy;      /* the checking copy's first block */
+  basic_block first_instr;     /* the instrumented copy's first block */
+  auto_bitmap checking;        /* the checking copy's blocks, by index */
   phi_args entry_args;         /* its PHIs' arguments on the entry edge */
   std::vector<back_edge> backs;
 };
@@ -324,6 +326,40 @@ insert_check (edge e, bool dest_instr, basic_block other,
             check_args);
 }
 
+/* The instrumented copy runs only in bursts, so its profile counts are
+   scaled down to what the entry check gives it (PROB): both copies kept
+   the original's counts, which told the IPA inliner that the calls of the
+   instrumented copy are as hot as those of the checking copy (so it spent
+   the unit's growth budget inlining into both), and the block layout that
+   the two copies are equally hot (so the instrumented blocks sat among
+   the checking copy's).  The instrumented copy is the part reachable from
+   its first block without entering the checking copy.  Not for vpp=yes,
+   whose timed paths must run code optimized like the checking copy.  */
+void
+cool_instrumented (pp_dual *dual, profile_probability prob)
+{
+  auto_sbitmap seen (last_basic_block_for_fn (cfun));
+  bitmap_clear (seen);
+  std::vector<basic_block> work (1, dual->first_instr);
+  bitmap_set_bit (seen, dual->first_instr->index);
+  while (!work.empty ())
+    {
+      basic_block bb = work.back ();
+      work.pop_back ();
+      bb->count = bb->count.apply_probability (prob);
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+            && !bitmap_bit_p (dual->checking, e->dest->index)
+            && !bitmap_bit_p (seen, e->dest->index))
+          {
+            bitmap_set_bit (seen, e->dest->index);
+            work.push_back (e->dest);
+          }
+    }
+}
+
 void
 drop_flow_facts (tree name)
 {
@@ -421,6 +457,9 @@ pp_sampling_copy (const pp_dag *dag)
   add_phi_args_after_copy (copies.data (), copies.size (), NULL);
 
   dual->first_copy = get_bb_copy (first);
+  dual->first_instr = first;
+  for (size_t k = 0; k < copies.size (); k++)
+    bitmap_set_bit (dual->checking, copies[k]->index);
   gphi_iterator a = gsi_start_phis (first);
   gphi_iterator b = gsi_start_phis (dual->first_copy);
   for (; !gsi_end_p (a) && !gsi_end_p (b); gsi_next (&a), gsi_next (&b))
@@ -483,5 +522,7 @@ pp_sampling_connect (pp_dual *dual)
      load is the local copy's original definition.  */
   insert_check (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), true,
                 dual->first_copy, dual->entry_args, false, true);
+  if (!pp_opts.vpp)
+    cool_instrumented (dual, profile_probability::very_unlikely ());
   delete dual;
 }
