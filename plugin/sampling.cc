@@ -69,10 +69,31 @@ make_decls (void)
                         get_identifier ("__pathprof_sample_cd"),
                         uint64_type_node);
   TREE_PUBLIC (cd_decl) = 1;
-  DECL_EXTERNAL (cd_decl) = 1;
   DECL_ARTIFICIAL (cd_decl) = 1;
-  set_decl_tls_model (cd_decl, TLS_MODEL_INITIAL_EXEC);
-  varpool_node::get_create (cd_decl);
+  if (flag_shlib)
+    {
+      /* Code of a shared library reaches the runtime's countdown through
+         the GOT (initial-exec).  */
+      DECL_EXTERNAL (cd_decl) = 1;
+      set_decl_tls_model (cd_decl, TLS_MODEL_INITIAL_EXEC);
+      varpool_node::get_create (cd_decl);
+    }
+  else
+    {
+      /* Code of an executable defines the countdown (weak, so the TUs'
+         definitions and the runtime's in a static link make one; it is
+         exported to the runtime's shared library, whose own definition
+         it interposes) and reaches it at a constant offset from the
+         thread pointer (local-exec): initial-exec would load the offset
+         from the GOT and keep it in a callee-saved register for the whole
+         function (a push, a pop and a register less in every sampled
+         function, two instructions at its entry check).  */
+      TREE_STATIC (cd_decl) = 1;
+      DECL_WEAK (cd_decl) = 1;
+      DECL_INITIAL (cd_decl) = build_int_cstu (uint64_type_node, 0);
+      set_decl_tls_model (cd_decl, TLS_MODEL_LOCAL_EXEC);
+      varpool_node::finalize_decl (cd_decl);
+    }
 
   tree type = build_function_type_list (integer_type_node, NULL_TREE);
   /* Stream mode's marks where bursts begin and end in the stream.  */
@@ -138,26 +159,6 @@ end_with_cond (basic_block bb, gimple_seq seq, tree_code code, tree lhs,
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 }
 
-/* The test "the countdown C1 says copy INSTR" (see pathprof-abi.h):
-   the instrumented copy while C1 > BASE, the checking copy while C1 is in
-   [1, BASE), which with BASE = 2^63 is C1 > 0 as a signed number (the
-   flags of the decrement decide: no constant, no second subtraction).
-   Appends what it needs to SEQ and ends BB with it.  */
-void
-end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
-{
-  if (instr)
-    {
-      end_with_cond (bb, seq, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
-      return;
-    }
-  static_assert (PATHPROF_SAMPLE_BURST_BASE == 1ull << 63,
-                 "the checking copy's test is a sign test");
-  tree t = make_temp_ssa_name (signed_type_for (uint64_type_node), NULL, "pp_cd");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t, NOP_EXPR, c1));
-  end_with_cond (bb, seq, GT_EXPR, t, build_int_cst (TREE_TYPE (t), 0));
-}
-
 edge
 add_edge (basic_block from, basic_block to, int flags,
           profile_probability p, const phi_args &args)
@@ -167,6 +168,49 @@ add_edge (basic_block from, basic_block to, int flags,
   apply (args, e);
   return e;
 }
+
+/* Ends BB with the test "the countdown C1 says copy INSTR" (see
+   pathprof-abi.h): to TARGET, whose PHIs take ARGS, with probability P,
+   else to FAIL.  The checking copy while C1 is in [0, BASE), which with
+   BASE = 2^63 is C1 >= 0 as a signed number: the sign flag of the
+   decrement decides (x86-64: sub, jns), with no constant and no separate
+   test (C1 > 0 would need one: the flags of a subtraction compare the
+   unwrapped difference).  The instrumented copy while C1 is in
+   (BASE, 2^64 - 1): two comparisons, not one of C1 - (BASE + 1), which
+   GCC folds into the decrement's operand, so that the value before the
+   decrement stays live beside C1 and costs register moves in every
+   loop.  Returns the edge to TARGET.  */
+edge
+branch_on_state (basic_block bb, tree c1, bool instr, basic_block target,
+                 const phi_args &args, profile_probability p,
+                 basic_block fail)
+{
+  static_assert (PATHPROF_SAMPLE_BURST_BASE == 1ull << 63,
+                 "the checking copy's test is a sign test");
+  if (!instr)
+    {
+      gimple_seq seq = NULL;
+      tree t = make_temp_ssa_name (signed_type_for (uint64_type_node), NULL,
+                                   "pp_cd");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (t, NOP_EXPR, c1));
+      end_with_cond (bb, seq, GE_EXPR, t, build_int_cst (TREE_TYPE (t), 0));
+      edge to = add_edge (bb, target, EDGE_TRUE_VALUE, p, args);
+      add_edge (bb, fail, EDGE_FALSE_VALUE, p.invert (), phi_args ());
+      return to;
+    }
+  end_with_cond (bb, NULL, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
+  basic_block not_max = new_block (bb);
+  not_max->count = bb->count.apply_probability (p);
+  add_edge (bb, not_max, EDGE_TRUE_VALUE, p, phi_args ());
+  add_edge (bb, fail, EDGE_FALSE_VALUE, p.invert (), phi_args ());
+  end_with_cond (not_max, NULL, NE_EXPR, c1, cst (~(uint64_t) 0));
+  edge to = add_edge (not_max, target, EDGE_TRUE_VALUE,
+                      profile_probability::very_likely (), args);
+  add_edge (not_max, fail, EDGE_FALSE_VALUE,
+            profile_probability::very_unlikely (), phi_args ());
+  return to;
+}
+
 
 /* Inserts STMT, which assigns the local countdown, after GSI (moving GSI
    to it); returns the new value, an SSA name.  */
@@ -290,24 +334,16 @@ insert_check (edge e, bool dest_instr, basic_block other,
                       GSI_NEW_STMT);
   tree c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
                                             cst (1)), &gsi);
-  end_with_state_test (k, NULL, c1, hot_instr);
-
   basic_block k2 = new_block (k);
   basic_block k3 = new_block (k2);
   k2->count = k->count.apply_probability (profile_probability::very_unlikely ());
   k3->count = k2->count.apply_probability (profile_probability::even ());
-  add_edge (k, hot_instr ? instr_bb : check_bb, EDGE_TRUE_VALUE,
-            profile_probability::very_likely (),
-            hot_instr ? instr_args : check_args);
-  add_edge (k, k2, EDGE_FALSE_VALUE, profile_probability::very_unlikely (),
-            phi_args ());
-
-  end_with_state_test (k2, NULL, c1, !hot_instr);
-  add_edge (k2, hot_instr ? check_bb : instr_bb, EDGE_TRUE_VALUE,
-            profile_probability::even (),
-            hot_instr ? check_args : instr_args);
-  add_edge (k2, k3, EDGE_FALSE_VALUE, profile_probability::even (),
-            phi_args ());
+  branch_on_state (k, c1, hot_instr, hot_instr ? instr_bb : check_bb,
+                   hot_instr ? instr_args : check_args,
+                   profile_probability::very_likely (), k2);
+  branch_on_state (k2, c1, !hot_instr, hot_instr ? check_bb : instr_bb,
+                   hot_instr ? check_args : instr_args,
+                   profile_probability::even (), k3);
 
   /* The runtime reads and sets the thread's countdown: the local copy is
      written back before the call and loaded again after it.  */
