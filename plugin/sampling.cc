@@ -313,7 +313,8 @@ sync_local_around_calls (void)
    (cd: the thread's countdown; l: the function's local copy.)  */
 void
 insert_check (edge e, bool dest_instr, basic_block other,
-              const phi_args &other_args, bool hot_instr, bool entry = false)
+              const phi_args &other_args, bool hot_instr, bool entry = false,
+              bool direct = false)
 {
   basic_block dest = e->dest;
   basic_block k = split_edge (e);
@@ -329,11 +330,26 @@ insert_check (edge e, bool dest_instr, basic_block other,
   /* ENTRY: the function's first check loads the thread's countdown into
      the local copy (its original definition); the others use the copy.  */
   gimple_stmt_iterator gsi = gsi_last_bb (k);
-  if (entry)
-    gsi_insert_after (&gsi, gimple_build_assign (cd_local, cd_decl),
-                      GSI_NEW_STMT);
-  tree c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
-                                            cst (1)), &gsi);
+  tree c1;
+  if (direct)
+    {
+      /* DIRECT: the thread's countdown itself, no local copy.  */
+      tree old = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+      gsi_insert_after (&gsi, gimple_build_assign (old, cd_decl),
+                        GSI_NEW_STMT);
+      c1 = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+      gsi_insert_after (&gsi, gimple_build_assign (c1, MINUS_EXPR, old,
+                                                   cst (1)), GSI_NEW_STMT);
+      gsi_insert_after (&gsi, gimple_build_assign (cd_decl, c1), GSI_NEW_STMT);
+    }
+  else
+    {
+      if (entry)
+        gsi_insert_after (&gsi, gimple_build_assign (cd_local, cd_decl),
+                          GSI_NEW_STMT);
+      c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
+                                           cst (1)), &gsi);
+    }
   basic_block k2 = new_block (k);
   basic_block k3 = new_block (k2);
   k2->count = k->count.apply_probability (profile_probability::very_unlikely ());
@@ -351,9 +367,12 @@ insert_check (edge e, bool dest_instr, basic_block other,
   gcall *call = gimple_build_call (turn_decl, 0);
   gimple_call_set_lhs (call, t);
   gsi = gsi_last_bb (k3);
-  gsi_insert_after (&gsi, gimple_build_assign (cd_decl, cd_local), GSI_NEW_STMT);
+  if (!direct)
+    gsi_insert_after (&gsi, gimple_build_assign (cd_decl, cd_local),
+                      GSI_NEW_STMT);
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);
-  new_local (gimple_build_assign (cd_local, cd_decl), &gsi);
+  if (!direct)
+    new_local (gimple_build_assign (cd_local, cd_decl), &gsi);
   gimple_seq seq = NULL;
   end_with_cond (k3, seq, NE_EXPR, t, integer_zero_node);
   add_edge (k3, instr_bb, EDGE_TRUE_VALUE, profile_probability::even (),
@@ -553,11 +572,17 @@ pp_sampling_connect (pp_dual *dual)
       insert_check (be.instr_in, true, check_head, check_args[i], true);
       insert_check (be.copy, false, instr_head, instr_args[i], false);
     }
-  sync_local_around_calls ();
+  /* A function without loops has one check, at its entry: it decrements
+     the thread's countdown in place (x86-64: subq $1, %fs:cd; js), and
+     needs no local copy to write back at its returns and around its
+     calls (two instructions per call of it and two per call it makes).  */
+  bool direct = dual->backs.empty ();
+  if (!direct)
+    sync_local_around_calls ();
   /* The entry: most calls happen between bursts.  Last, so that its
      load is the local copy's original definition.  */
   insert_check (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), true,
-                dual->first_copy, dual->entry_args, false, true);
+                dual->first_copy, dual->entry_args, false, true, direct);
   if (!pp_opts.vpp)
     cool_instrumented (dual, profile_probability::very_unlikely ());
   delete dual;
