@@ -45,6 +45,8 @@ struct back_edge {
 
 struct pp_dual {
   basic_block first_copy;      /* the checking copy's first block */
+  basic_block first_instr;     /* the instrumented copy's first block */
+  auto_bitmap checking;        /* the checking copy's blocks, by index */
   phi_args entry_args;         /* its PHIs' arguments on the entry edge */
   std::vector<back_edge> backs;
 };
@@ -67,10 +69,31 @@ make_decls (void)
                         get_identifier ("__pathprof_sample_cd"),
                         uint64_type_node);
   TREE_PUBLIC (cd_decl) = 1;
-  DECL_EXTERNAL (cd_decl) = 1;
   DECL_ARTIFICIAL (cd_decl) = 1;
-  set_decl_tls_model (cd_decl, TLS_MODEL_INITIAL_EXEC);
-  varpool_node::get_create (cd_decl);
+  if (flag_shlib)
+    {
+      /* Code of a shared library reaches the runtime's countdown through
+         the GOT (initial-exec).  */
+      DECL_EXTERNAL (cd_decl) = 1;
+      set_decl_tls_model (cd_decl, TLS_MODEL_INITIAL_EXEC);
+      varpool_node::get_create (cd_decl);
+    }
+  else
+    {
+      /* Code of an executable defines the countdown (weak, so the TUs'
+         definitions and the runtime's in a static link make one; it is
+         exported to the runtime's shared library, whose own definition
+         it interposes) and reaches it at a constant offset from the
+         thread pointer (local-exec): initial-exec would load the offset
+         from the GOT and keep it in a callee-saved register for the whole
+         function (a push, a pop and a register less in every sampled
+         function, two instructions at its entry check).  */
+      TREE_STATIC (cd_decl) = 1;
+      DECL_WEAK (cd_decl) = 1;
+      DECL_INITIAL (cd_decl) = build_int_cstu (uint64_type_node, 0);
+      set_decl_tls_model (cd_decl, TLS_MODEL_LOCAL_EXEC);
+      varpool_node::finalize_decl (cd_decl);
+    }
 
   tree type = build_function_type_list (integer_type_node, NULL_TREE);
   /* Stream mode's marks where bursts begin and end in the stream.  */
@@ -136,26 +159,6 @@ end_with_cond (basic_block bb, gimple_seq seq, tree_code code, tree lhs,
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 }
 
-/* The test "the countdown C1 says copy INSTR" (see pathprof-abi.h):
-   the instrumented copy while C1 > BASE, the checking copy while C1 is in
-   [1, BASE), which with BASE = 2^63 is C1 > 0 as a signed number (the
-   flags of the decrement decide: no constant, no second subtraction).
-   Appends what it needs to SEQ and ends BB with it.  */
-void
-end_with_state_test (basic_block bb, gimple_seq seq, tree c1, bool instr)
-{
-  if (instr)
-    {
-      end_with_cond (bb, seq, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
-      return;
-    }
-  static_assert (PATHPROF_SAMPLE_BURST_BASE == 1ull << 63,
-                 "the checking copy's test is a sign test");
-  tree t = make_temp_ssa_name (signed_type_for (uint64_type_node), NULL, "pp_cd");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t, NOP_EXPR, c1));
-  end_with_cond (bb, seq, GT_EXPR, t, build_int_cst (TREE_TYPE (t), 0));
-}
-
 edge
 add_edge (basic_block from, basic_block to, int flags,
           profile_probability p, const phi_args &args)
@@ -165,6 +168,49 @@ add_edge (basic_block from, basic_block to, int flags,
   apply (args, e);
   return e;
 }
+
+/* Ends BB with the test "the countdown C1 says copy INSTR" (see
+   pathprof-abi.h): to TARGET, whose PHIs take ARGS, with probability P,
+   else to FAIL.  The checking copy while C1 is in [0, BASE), which with
+   BASE = 2^63 is C1 >= 0 as a signed number: the sign flag of the
+   decrement decides (x86-64: sub, jns), with no constant and no separate
+   test (C1 > 0 would need one: the flags of a subtraction compare the
+   unwrapped difference).  The instrumented copy while C1 is in
+   (BASE, 2^64 - 1): two comparisons, not one of C1 - (BASE + 1), which
+   GCC folds into the decrement's operand, so that the value before the
+   decrement stays live beside C1 and costs register moves in every
+   loop.  Returns the edge to TARGET.  */
+edge
+branch_on_state (basic_block bb, tree c1, bool instr, basic_block target,
+                 const phi_args &args, profile_probability p,
+                 basic_block fail)
+{
+  static_assert (PATHPROF_SAMPLE_BURST_BASE == 1ull << 63,
+                 "the checking copy's test is a sign test");
+  if (!instr)
+    {
+      gimple_seq seq = NULL;
+      tree t = make_temp_ssa_name (signed_type_for (uint64_type_node), NULL,
+                                   "pp_cd");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (t, NOP_EXPR, c1));
+      end_with_cond (bb, seq, GE_EXPR, t, build_int_cst (TREE_TYPE (t), 0));
+      edge to = add_edge (bb, target, EDGE_TRUE_VALUE, p, args);
+      add_edge (bb, fail, EDGE_FALSE_VALUE, p.invert (), phi_args ());
+      return to;
+    }
+  end_with_cond (bb, NULL, GT_EXPR, c1, cst (PATHPROF_SAMPLE_BURST_BASE));
+  basic_block not_max = new_block (bb);
+  not_max->count = bb->count.apply_probability (p);
+  add_edge (bb, not_max, EDGE_TRUE_VALUE, p, phi_args ());
+  add_edge (bb, fail, EDGE_FALSE_VALUE, p.invert (), phi_args ());
+  end_with_cond (not_max, NULL, NE_EXPR, c1, cst (~(uint64_t) 0));
+  edge to = add_edge (not_max, target, EDGE_TRUE_VALUE,
+                      profile_probability::very_likely (), args);
+  add_edge (not_max, fail, EDGE_FALSE_VALUE,
+            profile_probability::very_unlikely (), phi_args ());
+  return to;
+}
+
 
 /* Inserts STMT, which assigns the local countdown, after GSI (moving GSI
    to it); returns the new value, an SSA name.  */
@@ -267,7 +313,8 @@ sync_local_around_calls (void)
    (cd: the thread's countdown; l: the function's local copy.)  */
 void
 insert_check (edge e, bool dest_instr, basic_block other,
-              const phi_args &other_args, bool hot_instr, bool entry = false)
+              const phi_args &other_args, bool hot_instr, bool entry = false,
+              bool direct = false)
 {
   basic_block dest = e->dest;
   basic_block k = split_edge (e);
@@ -283,29 +330,36 @@ insert_check (edge e, bool dest_instr, basic_block other,
   /* ENTRY: the function's first check loads the thread's countdown into
      the local copy (its original definition); the others use the copy.  */
   gimple_stmt_iterator gsi = gsi_last_bb (k);
-  if (entry)
-    gsi_insert_after (&gsi, gimple_build_assign (cd_local, cd_decl),
-                      GSI_NEW_STMT);
-  tree c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
-                                            cst (1)), &gsi);
-  end_with_state_test (k, NULL, c1, hot_instr);
-
+  tree c1;
+  if (direct)
+    {
+      /* DIRECT: the thread's countdown itself, no local copy.  */
+      tree old = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+      gsi_insert_after (&gsi, gimple_build_assign (old, cd_decl),
+                        GSI_NEW_STMT);
+      c1 = make_temp_ssa_name (uint64_type_node, NULL, "pp_cd");
+      gsi_insert_after (&gsi, gimple_build_assign (c1, MINUS_EXPR, old,
+                                                   cst (1)), GSI_NEW_STMT);
+      gsi_insert_after (&gsi, gimple_build_assign (cd_decl, c1), GSI_NEW_STMT);
+    }
+  else
+    {
+      if (entry)
+        gsi_insert_after (&gsi, gimple_build_assign (cd_local, cd_decl),
+                          GSI_NEW_STMT);
+      c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
+                                           cst (1)), &gsi);
+    }
   basic_block k2 = new_block (k);
   basic_block k3 = new_block (k2);
   k2->count = k->count.apply_probability (profile_probability::very_unlikely ());
   k3->count = k2->count.apply_probability (profile_probability::even ());
-  add_edge (k, hot_instr ? instr_bb : check_bb, EDGE_TRUE_VALUE,
-            profile_probability::very_likely (),
-            hot_instr ? instr_args : check_args);
-  add_edge (k, k2, EDGE_FALSE_VALUE, profile_probability::very_unlikely (),
-            phi_args ());
-
-  end_with_state_test (k2, NULL, c1, !hot_instr);
-  add_edge (k2, hot_instr ? check_bb : instr_bb, EDGE_TRUE_VALUE,
-            profile_probability::even (),
-            hot_instr ? check_args : instr_args);
-  add_edge (k2, k3, EDGE_FALSE_VALUE, profile_probability::even (),
-            phi_args ());
+  branch_on_state (k, c1, hot_instr, hot_instr ? instr_bb : check_bb,
+                   hot_instr ? instr_args : check_args,
+                   profile_probability::very_likely (), k2);
+  branch_on_state (k2, c1, !hot_instr, hot_instr ? check_bb : instr_bb,
+                   hot_instr ? check_args : instr_args,
+                   profile_probability::even (), k3);
 
   /* The runtime reads and sets the thread's countdown: the local copy is
      written back before the call and loaded again after it.  */
@@ -313,15 +367,52 @@ insert_check (edge e, bool dest_instr, basic_block other,
   gcall *call = gimple_build_call (turn_decl, 0);
   gimple_call_set_lhs (call, t);
   gsi = gsi_last_bb (k3);
-  gsi_insert_after (&gsi, gimple_build_assign (cd_decl, cd_local), GSI_NEW_STMT);
+  if (!direct)
+    gsi_insert_after (&gsi, gimple_build_assign (cd_decl, cd_local),
+                      GSI_NEW_STMT);
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);
-  new_local (gimple_build_assign (cd_local, cd_decl), &gsi);
+  if (!direct)
+    new_local (gimple_build_assign (cd_local, cd_decl), &gsi);
   gimple_seq seq = NULL;
   end_with_cond (k3, seq, NE_EXPR, t, integer_zero_node);
   add_edge (k3, instr_bb, EDGE_TRUE_VALUE, profile_probability::even (),
             instr_args);
   add_edge (k3, check_bb, EDGE_FALSE_VALUE, profile_probability::even (),
             check_args);
+}
+
+/* The instrumented copy runs only in bursts, so its profile counts are
+   scaled down to what the entry check gives it (PROB): both copies kept
+   the original's counts, which told the IPA inliner that the calls of the
+   instrumented copy are as hot as those of the checking copy (so it spent
+   the unit's growth budget inlining into both), and the block layout that
+   the two copies are equally hot (so the instrumented blocks sat among
+   the checking copy's).  The instrumented copy is the part reachable from
+   its first block without entering the checking copy.  Not for vpp=yes,
+   whose timed paths must run code optimized like the checking copy.  */
+void
+cool_instrumented (pp_dual *dual, profile_probability prob)
+{
+  auto_sbitmap seen (last_basic_block_for_fn (cfun));
+  bitmap_clear (seen);
+  std::vector<basic_block> work (1, dual->first_instr);
+  bitmap_set_bit (seen, dual->first_instr->index);
+  while (!work.empty ())
+    {
+      basic_block bb = work.back ();
+      work.pop_back ();
+      bb->count = bb->count.apply_probability (prob);
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+            && !bitmap_bit_p (dual->checking, e->dest->index)
+            && !bitmap_bit_p (seen, e->dest->index))
+          {
+            bitmap_set_bit (seen, e->dest->index);
+            work.push_back (e->dest);
+          }
+    }
 }
 
 void
@@ -421,6 +512,9 @@ pp_sampling_copy (const pp_dag *dag)
   add_phi_args_after_copy (copies.data (), copies.size (), NULL);
 
   dual->first_copy = get_bb_copy (first);
+  dual->first_instr = first;
+  for (size_t k = 0; k < copies.size (); k++)
+    bitmap_set_bit (dual->checking, copies[k]->index);
   gphi_iterator a = gsi_start_phis (first);
   gphi_iterator b = gsi_start_phis (dual->first_copy);
   for (; !gsi_end_p (a) && !gsi_end_p (b); gsi_next (&a), gsi_next (&b))
@@ -478,10 +572,18 @@ pp_sampling_connect (pp_dual *dual)
       insert_check (be.instr_in, true, check_head, check_args[i], true);
       insert_check (be.copy, false, instr_head, instr_args[i], false);
     }
-  sync_local_around_calls ();
+  /* A function without loops has one check, at its entry: it decrements
+     the thread's countdown in place (x86-64: subq $1, %fs:cd; js), and
+     needs no local copy to write back at its returns and around its
+     calls (two instructions per call of it and two per call it makes).  */
+  bool direct = dual->backs.empty ();
+  if (!direct)
+    sync_local_around_calls ();
   /* The entry: most calls happen between bursts.  Last, so that its
      load is the local copy's original definition.  */
   insert_check (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), true,
-                dual->first_copy, dual->entry_args, false, true);
+                dual->first_copy, dual->entry_args, false, true, direct);
+  if (!pp_opts.vpp)
+    cool_instrumented (dual, profile_probability::very_unlikely ());
   delete dual;
 }

@@ -162,14 +162,17 @@ extern __thread uintptr_t __pathprof_mask
 
 /* Sampling (docs/sampling.md).  Every check of a function compiled with
    sampling=yes decrements the thread's countdown and goes on in the
-   checking copy while the result is in [1, PATHPROF_SAMPLE_BURST_BASE),
-   in the instrumented copy while it is above PATHPROF_SAMPLE_BURST_BASE,
-   and otherwise calls __pathprof_sample_turn, which starts or ends a burst
-   (or initialises the thread) and returns 1 when the thread is now in a
-   burst.  The countdown starts at 1 in every thread, so a thread's first
-   check calls the runtime.  BASE is 2^63, so "in [1, BASE)" is "positive
-   as a signed number": one decrement and one branch on its flags in the
-   checking copy's common case. */
+   checking copy while the result is in [0, PATHPROF_SAMPLE_BURST_BASE),
+   in the instrumented copy while it is in (PATHPROF_SAMPLE_BURST_BASE,
+   2^64 - 1), and otherwise (BASE: a burst is over; 2^64 - 1: a gap is
+   over) calls __pathprof_sample_turn, which starts or ends a burst (or
+   initialises the thread) and returns 1 when the thread is now in a
+   burst.  The countdown starts at 0 in every thread, so a thread's first
+   check calls the runtime.  BASE is 2^63, so "in [0, BASE)" is "not
+   negative as a signed number": one decrement and one branch on its sign
+   flag in the checking copy's common case.  An executable's sampled code
+   defines the countdown itself (weak, initial value 0), which interposes
+   this library's definition. */
 #define PATHPROF_SAMPLE_BURST_BASE (1ull << 63)
 extern __thread uint64_t __pathprof_sample_cd
     __attribute__((tls_model("initial-exec")));

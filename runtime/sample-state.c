@@ -5,8 +5,10 @@
 
 #define BASE PATHPROF_SAMPLE_BURST_BASE
 
-/* 1: a thread's first check calls __pathprof_sample_turn (sampling.c). */
-__thread uint64_t __pathprof_sample_cd __attribute__((tls_model("initial-exec"))) = 1;
+/* 0: a thread's first check calls __pathprof_sample_turn (sampling.c).
+ * An executable's sampled code defines it too (plugin/sampling.cc), and
+ * that definition is the one every library's code uses. */
+__thread uint64_t __pathprof_sample_cd __attribute__((tls_model("initial-exec")));
 __thread uint64_t pprt_sample_rng;
 __thread uint64_t pprt_sample_gap;
 uint64_t pprt_sample_used, pprt_sample_bursts, pprt_sample_gap_checks, pprt_sample_burst_checks;
@@ -24,8 +26,8 @@ int pprt_sampling_totals(struct pprt_sampling *s)
     if (pprt_sample_rng != 0 && pprt_config.sample_n > 1) {
         if (c > BASE && c - BASE <= pprt_config.burst)
             s->burst_checks += pprt_config.burst - (c - BASE);
-        else if (c < BASE && c <= pprt_sample_gap)
-            s->gap_checks += pprt_sample_gap - c;
+        else if (c < BASE && c < pprt_sample_gap)
+            s->gap_checks += pprt_sample_gap - 1 - c;
     }
     return 1;
 }
@@ -38,6 +40,6 @@ void pprt_sampling_zero_totals_in_child(void)
      * is not kept): up to PATHPROF_BURST of its checks before the fork
      * count in the child too. */
     uint64_t c = __pathprof_sample_cd;
-    if (c < PATHPROF_SAMPLE_BURST_BASE && c <= pprt_sample_gap)
-        pprt_sample_gap = c;
+    if (c < PATHPROF_SAMPLE_BURST_BASE && c < pprt_sample_gap)
+        pprt_sample_gap = c + 1;
 }

@@ -2,9 +2,10 @@
  *
  * The plugin's checks do the common case inline (pathprof-abi.h): the
  * countdown __pathprof_sample_cd goes down by one per check; in
- * [1, BASE) the thread runs the checking copy, above BASE the instrumented
- * one.  Only at 0 (a gap is over), at BASE (a burst is over) and at a
- * thread's first check (the countdown starts at 1) does a check call
+ * [0, BASE) the thread runs the checking copy, above BASE the instrumented
+ * one.  Only at 2^64 - 1 (a gap is over: the check after 0), at BASE (a
+ * burst is over) and at a thread's first check (the countdown starts at 0,
+ * so it reads 2^64 - 1 there) does a check call
  * __pathprof_sample_turn, so the runtime sees each burst twice and never
  * a check in between.
  *
@@ -47,7 +48,8 @@ static int start_gap(void)
         return 0;
     }
     pprt_sample_gap = 1 + splitmix64(&pprt_sample_rng) % (2 * n - 1);
-    __pathprof_sample_cd = pprt_sample_gap;
+    /* The gap's last check is the one that finds 2^64 - 1. */
+    __pathprof_sample_cd = pprt_sample_gap - 1;
     return 0;
 }
 
@@ -77,7 +79,7 @@ static int turn(int vpp)
             return start_burst(vpp);
         return start_gap();
     }
-    if (c == 0) {
+    if (c == UINT64_MAX) {
         if (pprt_config.sample_n == 0)
             return start_gap();
         add(&pprt_sample_gap_checks, pprt_sample_gap);
@@ -114,10 +116,10 @@ int pprt_sample_turn_marked(int vpp, int *began_out)
 {
     uint64_t before = __pathprof_sample_cd;
     int in = turn(vpp);
-    /* A burst begins where the countdown reached 0 (at 1/1, a thread's
-     * first check), and ends where it reached BASE; a VPP burst at 1/1
-     * ends and the next begins at the same check. */
-    int began = in && (before == 0 || before == BASE);
+    /* A burst begins where a gap ran out (the countdown read 2^64 - 1; at
+     * 1/1, a thread's first check), and ends where it reached BASE; a VPP
+     * burst at 1/1 ends and the next begins at the same check. */
+    int began = in && (before == UINT64_MAX || before == BASE);
     int ended = before == BASE;
     if (ended) {
         pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_BURST, PATHPROF_BURST_END));

@@ -85,7 +85,7 @@ DEFAULT_CONFIGS="native fprofile-generate fprofile-generate-atomic count count-a
 # sample-*: sampling=yes (docs/sampling.md); not in the default list (each
 # configuration adds a build and runs to an hours-long sweep): name them
 # with --configs, or run perfctl/micro/sampling.sh.
-SAMPLE_CONFIGS="sample-0 sample-10000 sample-1000 sample-ksf-8"
+SAMPLE_CONFIGS="sample-0 sample-10000 sample-1000 sample-100 sample-ksf-8"
 # ksf-pruned: the ksf-pruned analyzer (bounded memory) at k = PERFCTL_PRUNE_K
 # within PATHPROF_PRUNE = PERFCTL_PRUNE bytes per analyzer thread.
 PERFCTL_PRUNE=${PERFCTL_PRUNE:-16M}
@@ -108,7 +108,7 @@ config_build() {
         native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp|ppp-hash|ppp-total) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
         ksf-[0-9]*) echo stream ;;
-        sample-0|sample-10000|sample-1000) echo sampled ;;
+        sample-0|sample-10000|sample-1000|sample-100) echo sampled ;;
         sample-ksf-8) echo sampled-stream ;;
         *) echo "" ;;
     esac
@@ -128,7 +128,7 @@ config_env() {
         ksf-fanout) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_KSF_WORKERS=$PERFCTL_KSF_WORKERS" ;;
         ksf-[0-9]*) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=${c#ksf-}" ;;
         sample-0) echo "PATHPROF_SAMPLE=0" ;;
-        sample-10000|sample-1000) echo "PATHPROF_SAMPLE=1/${c#sample-}" ;;
+        sample-10000|sample-1000|sample-100) echo "PATHPROF_SAMPLE=1/${c#sample-}" ;;
         sample-ksf-8) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_SAMPLE=1/10000" ;;
     esac
 }

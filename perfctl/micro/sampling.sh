@@ -6,11 +6,12 @@
 #   - run time, ratios to native from one run (configurations interleaved
 #     round by round, medians; CPU time, user + system of the process and
 #     its analyzer threads, which a loaded machine disturbs less than wall
-#     time; wall time beside it): count; sampled at PATHPROF_SAMPLE=0, 1/10000
-#     and 1/1000; sampled-stream with ksf k = 8 at 1/10000;
+#     time; wall time beside it): count; sampled at PATHPROF_SAMPLE=0, 1/10000,
+#     1/1000 and 1/100; sampled-stream with ksf k = 8 at 1/10000;
 #   - with --instructions, instructions executed (valgrind's cachegrind,
 #     deterministic where CPU time on a shared machine is not) of native,
-#     count and sampled at 0 and 1/10000 on the first 2 MB of the input;
+#     count and sampled at 0, 1/10000, 1/1000 and 1/100 on the first 2 MB
+#     of the input;
 #   - accuracy at 1/1000 and 1/100 against count's exact profile: the
 #     largest relative error of a hot path's estimate (>= 0.1% of all path
 #     executions) and the hot paths found (tests/sampling/cmp.pl).
@@ -56,6 +57,7 @@ configs=(
     "sample-0 sampled PATHPROF_SAMPLE=0"
     "sample-10000 sampled PATHPROF_SAMPLE=1/10000"
     "sample-1000 sampled PATHPROF_SAMPLE=1/1000"
+    "sample-100 sampled PATHPROF_SAMPLE=1/100"
     "sample-ksf-8 sampled-stream PATHPROF_ANALYZER=ksf PATHPROF_K=8 PATHPROF_SAMPLE=1/10000"
 )
 declare -A times walls
@@ -97,7 +99,8 @@ if [ "$instructions" = 1 ]; then
     }
     declare -A irs
     for c in "native native" "count count" "sample-0 sampled PATHPROF_SAMPLE=0" \
-             "sample-10000 sampled PATHPROF_SAMPLE=1/10000"; do
+             "sample-10000 sampled PATHPROF_SAMPLE=1/10000" \
+             "sample-1000 sampled PATHPROF_SAMPLE=1/1000" "sample-100 sampled PATHPROF_SAMPLE=1/100"; do
         read -r name b env <<<"$c"
         # shellcheck disable=SC2086
         irs[$name]=$(irefs PATHPROF_OUT="$S/ins.prof" $env)
