@@ -133,7 +133,10 @@ uint64_t pprt_vpp_events_read(int *ok)
             unsigned width = pc->pmc_width;
             if (width > 0 && width < 64)
                 pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            /* x86 keeps loads in order: the kernel's own user-space
+             * rdpmc loop needs only a compiler barrier here (and TSan
+             * builds refuse atomic_thread_fence). */
+            __asm__ volatile("" ::: "memory");
             if (__atomic_load_n(&pc->lock, __ATOMIC_RELAXED) == seq) {
                 *ok = 1;
                 return (uint64_t)offset + pmc;

@@ -28,6 +28,14 @@ const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES] = {
     { PATHPROF_FN_TPP_DERIVED, "tpp-derived" },
 };
 
+bool meta_has_named_flags(uint32_t flags)
+{
+    for (size_t i = 0; i < PP_NFLAG_NAMES; i++)
+        if (flags & pp_flag_names[i].bit)
+            return true;
+    return false;
+}
+
 static int cmp_u64(const void *pa, const void *pb)
 {
     uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;

@@ -113,6 +113,10 @@ struct pp_flag_name {
 };
 #define PP_NFLAG_NAMES 12
 extern const struct pp_flag_name pp_flag_names[PP_NFLAG_NAMES];
+/* Whether FLAGS has a flag with a name above: the bits that only say how
+ * the metadata is laid out (PATHPROF_FN_LINES) have none, and a function
+ * with only those has nothing to show in a report's flag column. */
+bool meta_has_named_flags(uint32_t flags);
 
 /* Adds "function I (NAME)" to ERR's context: F, the I-th function of its
  * TU, is what failed (meta_parse, loops_classify_tu). */

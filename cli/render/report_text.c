@@ -84,7 +84,7 @@ static bool out_functions(FILE *out, const struct pp_profile *p, const bool *sel
             fprintf(out, "%20" PRIu64, f->total);
         fprintf(out, " %6.1f%% %21s  ", percent(f->total, total), paths);
         out_func(out, f->meta);
-        if (f->meta->flags) {
+        if (meta_has_named_flags(f->meta->flags)) {
             fputs("  [", out);
             out_flags(out, f->meta->flags);
             fputc(']', out);
