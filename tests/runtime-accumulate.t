@@ -127,7 +127,9 @@ printf 'not one of ours' >"tmp.acc.tmp.$dead.x"
 touch -d '2 minutes ago' "tmp.acc.tmp.$dead.0" "tmp.acc.tmp.$$.0" "tmp.acc.tmp.$dead.x"
 PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/tmp.acc "$T/count" 3000 >/dev/null 2>tmp.err
 is "$?:$(cat tmp.err)" "0:" "with temporaries beside the profile: exit 0, silent"
-is "$(ls tmp.acc* | tr '\n' ' ')" "tmp.acc tmp.acc.lock tmp.acc.tmp.$$.0 tmp.acc.tmp.$dead.1 tmp.acc.tmp.$dead.x " \
+# (both lists sorted alike: ls would order the PIDs as text, by locale)
+is "$(ls tmp.acc* | LC_ALL=C sort | tr '\n' ' ')" \
+    "$(printf '%s\n' tmp.acc tmp.acc.lock "tmp.acc.tmp.$$.0" "tmp.acc.tmp.$dead.1" "tmp.acc.tmp.$dead.x" | LC_ALL=C sort | tr '\n' ' ')" \
     "a dead writer's old temporary is gone; a young one, a living process's and a name not of the form stay"
 is "$(runs tmp.acc)" 2 "the profile holds both runs"
 
