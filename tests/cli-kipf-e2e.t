@@ -17,7 +17,7 @@ for level in O0 O2; do
 
     cli_run report --k "oe-$level.pp"
     is "$RC:$ERR" "0:" "-$level: report --k reads the ksf analyzer's KIPF section"
-    like "$OUT" "k          4 \(sequences of up to 4 BL paths\), 1 threads, 801 path events" \
+    like "$OUT" "k          4 \(sequences of up to 4 BL paths\), 1 thread, 801 path events" \
         "-$level: header: k, 1 thread, 100 x 7 + 101 path events"
     has "$OUT" "analysis   k 4, budget none (exact), sampling none (every path counted), threads 1 producing, 1 analyzing" \
         "-$level: header: k, budget, sampling, threads"

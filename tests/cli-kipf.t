@@ -35,7 +35,7 @@ ranking() {
 
 cli_run report --k "$T/f.pp"
 is "$RC:$ERR" "0:" "report --k: exit 0, nothing on stderr"
-has "$OUT" "k          4 (sequences of up to 4 BL paths), 1 threads, 23 path events" "header: k, threads, events"
+has "$OUT" "k          4 (sequences of up to 4 BL paths), 1 thread, 23 path events" "header: k, threads, events"
 has "$OUT" "k-SF       75 nodes, 7 hash operations; average degree per level 1.80 1.80 1.80 1.80 1.80 1.80" \
     "header: k-SF nodes, hash operations, degree per level (2k-2 levels)"
 has "$OUT" "k-IPF      32 nodes, 8 roots, 14 leaves, average leaf depth 1.93" "header: k-IPF nodes, leaves, depth"

@@ -61,8 +61,9 @@ static void out_header(FILE *out, const char *file, const struct trace *t)
     fprintf(out, ": pid %" PRIu64, t->pid);
     if (t->parent_pid)
         fprintf(out, " (forked from %" PRIu64 ")", t->parent_pid);
-    fprintf(out, ", started %s, %zu TUs, %" PRIu64 " functions, %zu threads, %" PRIu64
-                 " events\n", when, t->ntus, nfuncs, t->nthreads, events);
+    fprintf(out, ", started %s, %zu TUs, %" PRIu64 " functions, %zu thread%s, %" PRIu64
+                 " events\n", when, t->ntus, nfuncs, t->nthreads, t->nthreads == 1 ? "" : "s",
+            events);
 }
 
 static void dump_usage(FILE *out)

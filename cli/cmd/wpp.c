@@ -164,8 +164,9 @@ static int expand(const struct opts *o, struct loaded *l)
         nfuncs += l->view.tus[i].meta.nfuncs;
     fputs("# wpp ", stdout);
     out_safe(stdout, o->file);
-    printf(": pid %" PRIu64 ", %zu TUs, %" PRIu64 " functions, %zu threads, %" PRIu64
-           " events\n", l->p.pid, l->view.ntus, nfuncs, nthreads, events);
+    printf(": pid %" PRIu64 ", %zu TUs, %" PRIu64 " functions, %zu thread%s, %" PRIu64
+           " events\n", l->p.pid, l->view.ntus, nfuncs, nthreads, nthreads == 1 ? "" : "s",
+           events);
     event_lines_init(&d, stdout, &l->view);
     bool found = !o->have_thread;
     for (size_t a = 0, b; a < w->ngrammars && status == 0; a = b) {
@@ -309,8 +310,9 @@ static int summary(const struct opts *o, struct loaded *l)
     }
     fputs("# wpp ", stdout);
     out_safe(stdout, o->file);
-    printf(": pid %" PRIu64 ", %zu threads, %zu grammars (epochs of at most %" PRIu64
-           " bytes)\n", l->p.pid, nthreads, w->ngrammars, w->max_bytes);
+    printf(": pid %" PRIu64 ", %zu thread%s, %zu grammar%s (epochs of at most %" PRIu64
+           " bytes)\n", l->p.pid, nthreads, nthreads == 1 ? "" : "s", w->ngrammars,
+           w->ngrammars == 1 ? "" : "s", w->max_bytes);
     printf("trace:    %" PRIu64 " words, %" PRIu64 " symbols (paths and markers), %" PRIu64
            " distinct paths\n", words, symbols, distinct);
     printf("grammar:  %" PRIu64 " rules, %.2f rules per path, %" PRIu64 " bytes\n", rules,

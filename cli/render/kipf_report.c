@@ -21,7 +21,8 @@ static void out_section(FILE *out, const struct pp_kipf *k)
     uint32_t i;
 
     fprintf(out, "k          %" PRIu32 " (sequences of up to %" PRIu32 " BL paths), %" PRIu64
-                 " threads, %" PRIu64 " path events\n", k->k, k->k, k->threads, k->events);
+                 " thread%s, %" PRIu64 " path events\n", k->k, k->k, k->threads,
+            k->threads == 1 ? "" : "s", k->events);
     fprintf(out, "k-SF       %" PRIu64 " nodes, %" PRIu64 " hash operations; average degree "
                  "per level", k->ksf_nodes, k->hash_ops);
     for (i = 0; i < k->nlevels; i++) {

@@ -85,7 +85,8 @@ static void out_section(FILE *out, const struct pp_kprune *k, const struct kprun
         fputc('\n', out);
     }
     fprintf(out, "k          %" PRIu32 " (sequences of up to %" PRIu32 " BL paths), %" PRIu64
-                 " threads, %" PRIu64 " path events\n", k->k, k->k, k->threads, k->events);
+                 " thread%s, %" PRIu64 " path events\n", k->k, k->k, k->threads,
+            k->threads == 1 ? "" : "s", k->events);
     fprintf(out, "guarantee  \"count C (+/- E)\": the sequence ran between C - E and C times; "
                  "a sequence of n BL paths\n           that ran more than max(phi x N_n, "
                  "floor_n) times is listed (phi = %g)\n", o->phi);
