@@ -247,6 +247,21 @@ static void print_line(FILE *out, const struct source_file *s, uint32_t line, in
     fputc('\n', out);
 }
 
+/* Both printers show at most SOURCE_MAX_LINES lines: the first ones, then
+ * one line that says how many were left out, then the last one. */
+static bool elide_here(uint32_t shown, uint64_t total, uint32_t line, uint32_t last)
+{
+    return shown == SOURCE_MAX_LINES - 1 && total > SOURCE_MAX_LINES && line != last;
+}
+
+static void print_elision(FILE *out, const struct source_file *s, uint64_t more, uint32_t last,
+                          int width, const char *indent)
+{
+    fprintf(out, "%s    %*s | ... (%" PRIu64 " more lines)\n", indent, width, "", more);
+    if (last <= s->nlines)
+        print_line(out, s, last, width, indent);
+}
+
 void source_print_range(FILE *out, struct source_cache *c, const struct line_range *r,
                         const char *indent)
 {
@@ -282,10 +297,8 @@ void source_print_range_kept(FILE *out, struct source_cache *c, const struct lin
          * the scan thinks otherwise (a statement after a comment opener). */
         if ((s->code[line - 1] && (!keep || keep(ctx, line))) || line == r->first ||
             line == last) {
-            if (shown == SOURCE_MAX_LINES - 1 && ncode > SOURCE_MAX_LINES && line != last) {
-                fprintf(out, "%s    %*s | ... (%" PRIu32 " more lines)\n", indent, width, "",
-                        ncode - shown - 1);
-                print_line(out, s, last, width, indent);
+            if (elide_here(shown, ncode, line, last)) {
+                print_elision(out, s, ncode - shown - 1, last, width, indent);
                 break;
             }
             print_line(out, s, line, width, indent);
@@ -325,11 +338,8 @@ void source_print_lines(FILE *out, struct source_cache *c, const char *file,
         width = 4;
     for (k = 0; k < n; k++) {
         for (line = spans[k].first; line <= spans[k].last && line <= s->nlines; line++) {
-            if (shown == SOURCE_MAX_LINES - 1 && total > SOURCE_MAX_LINES && line != last) {
-                fprintf(out, "%s    %*s | ... (%" PRIu64 " more lines)\n", indent, width, "",
-                        total - shown - 1);
-                if (last <= s->nlines)
-                    print_line(out, s, last, width, indent);
+            if (elide_here(shown, total, line, last)) {
+                print_elision(out, s, total - shown - 1, last, width, indent);
                 return;
             }
             print_line(out, s, line, width, indent);
