@@ -59,11 +59,45 @@ void out_path_ends(FILE *out, const struct pp_func_meta *f, const struct path *p
     }
 }
 
+/* The node an edge really leads to (a back edge's header, not EXIT). */
+static uint32_t edge_target(const struct pp_edge *e)
+{
+    return e->kind == PATHPROF_EDGE_EXIT_DUMMY ? e->real_dst : e->dst;
+}
+
+/* A block GCC left without statements (the join after an if, the
+ * landing of a switch case, the return block whose `return v` was merged
+ * away) is, for a reader, where its one way out leads: the first block
+ * along single ways out that has a place, or EXIT when that way is a
+ * plain return. The walk stops at a block with several ways out and
+ * after a few steps (cycles of empty blocks exist only in infinite loops,
+ * but the bound costs nothing). */
+static uint32_t skip_empty(const struct pp_func_meta *f, uint32_t node)
+{
+    for (int step = 0; step < 8 && node >= 2; step++) {
+        const struct pp_edge *out;
+        struct line_range r;
+        uint32_t nout;
+        if (node_lines(&f->nodes[node], &r) || f->nodes[node].nspans)
+            return node;
+        out = meta_out_edges(f, node, &nout);
+        if (nout != 1 || out[0].kind == PATHPROF_EDGE_TERMINAL)
+            return node;
+        node = edge_target(&out[0]);
+    }
+    return node;
+}
+
 /* Where NODE is in the source: its range, or, when only -g statement
- * markers locate it (its code folded away), its first span. */
+ * markers locate it (its code folded away), its first span; an empty
+ * block is where it leads (skip_empty). */
 static bool node_place(const struct pp_func_meta *f, uint32_t node, struct line_range *r)
 {
-    const struct pp_node *n = &f->nodes[node];
+    const struct pp_node *n;
+    node = skip_empty(f, node);
+    if (node < 2)
+        return false;
+    n = &f->nodes[node];
     if (node_lines(n, r))
         return true;
     if (!n->nspans)
@@ -82,7 +116,10 @@ static void out_short_place(FILE *out, const struct pp_func_meta *f, uint32_t no
     struct line_range r;
     uint32_t line;
     if (!node_place(f, node, &r)) {
-        out_node(out, f, node);
+        if (node >= 2 && skip_empty(f, node) == 1)
+            fputs("return", out);
+        else
+            out_node(out, f, node);
         return;
     }
     line = last ? r.last : r.first;
@@ -111,12 +148,6 @@ static void out_edge_target(FILE *out, const struct pp_func_meta *f, const struc
         else
             out_short_place(out, f, e->dst, home, false);
     }
-}
-
-/* The node an edge really leads to (a back edge's header, not EXIT). */
-static uint32_t edge_target(const struct pp_edge *e)
-{
-    return e->kind == PATHPROF_EDGE_EXIT_DUMMY ? e->real_dst : e->dst;
 }
 
 /* Two targets a reader could confuse: same kind of move, same place. */
