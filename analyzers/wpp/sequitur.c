@@ -685,7 +685,7 @@ static void segment_rule(struct sequitur *s, uint32_t m, uint32_t p, uint32_t y)
 
 /* What the cursor matched goes into the grammar: whole nodes from cur_m
  * to P in cur_m's rule, then the spine. */
-static void cursor_end_at(struct sequitur *s, uint32_t p)
+static __attribute__((noinline)) void cursor_end_at(struct sequitur *s, uint32_t p)
 {
     uint32_t m = s->cur_m, y = s->cur_stop, start = s->cur_seg;
     uint64_t seen = s->deaths;
@@ -728,7 +728,7 @@ static void cursor_end(struct sequitur *s)
 }
 
 /* VT matched the terminal the cursor expected: on to the next one. */
-static void cursor_advance(struct sequitur *s, uint32_t vt)
+static __attribute__((noinline)) void cursor_advance(struct sequitur *s, uint32_t vt)
 {
     s->cur_buf[s->cur_len++] = vt;
     uint32_t d = s->cur_depth - 1, x = s->cur_at[d], nx;
@@ -827,9 +827,32 @@ static void flush_run(struct sequitur *s, uint32_t v, uint64_t k)
     }
 }
 
+/* VT is the terminal the cursor expected.  The common case of
+ * cursor_advance, taken in sq_append_slow without a call: the cursor's
+ * next node, at the same depth, is a terminal and no bound is reached.
+ * False (and nothing changed) otherwise. */
+static inline bool cursor_step(struct sequitur *s, uint32_t vt)
+{
+    uint32_t d = s->cur_depth - 1, x = s->cur_at[d], nx = nnext(s, x);
+    if (!SQ_IS_TERM(nval(s, nx)) || nx == s->cur_stop || s->cur_len + 1 == SQ_CUR_BUF ||
+        s->cur_nspine + 1 >= SQ_CUR_SPINE)
+        return false;
+    s->cur_buf[s->cur_len++] = vt;
+    if (d == 0) {
+        s->cur_seg = s->cur_len;
+    } else {
+        uint32_t j = s->cur_nspine++;
+        s->cur_spine[j].val = nval(s, x);
+        s->cur_spine[j].end = s->cur_len;
+        s->cur_spine[j].depth = d;
+    }
+    s->cur_at[d] = nx;
+    return true;
+}
+
 /* The pending run ends: one symbol goes to the cursor, a longer run ends
  * the cursor's match and goes in as powers. */
-static void flush_pending(struct sequitur *s)
+static __attribute__((noinline)) void flush_pending(struct sequitur *s)
 {
     uint64_t k = s->run_len;
     s->run_len = 0;
@@ -844,10 +867,17 @@ static void flush_pending(struct sequitur *s)
 
 int sq_append_slow(struct sequitur *s, uint32_t t)
 {
-    if (s->run_len != 0)
-        flush_pending(s);
-    if (s->failed)
-        return -1;
+    if (s->run_len == 1 && s->cur_m != 0 &&
+        nval(s, s->cur_at[s->cur_depth - 1]) == s->run_val) {
+        /* The input goes on repeating what the cursor follows. */
+        if (!cursor_step(s, s->run_val))
+            cursor_advance(s, s->run_val);
+    } else {
+        if (s->run_len != 0)
+            flush_pending(s);
+        if (s->failed)
+            return -1;
+    }
     s->run_val = SQ_TERM(t);
     s->run_len = 1;
     s->length++;
