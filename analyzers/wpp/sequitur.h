@@ -159,7 +159,9 @@ bool sq_room_slow(struct sequitur *s, size_t limit);
 /* Free nodes, rules and index slots the next append may need: one
  * symbol's cascade of substitutions needs far fewer than SQ_HEADROOM; the
  * pending run goes in as a few appends per power of two in its length
- * (sequitur.c, flush_run), each of which adds at most a few of each. */
+ * (sequitur.c, flush_run), and what the cursor matched as a rule and an
+ * append per use below it (cursor_end_at), each of which adds at most a
+ * few of each. */
 static inline uint64_t sq_need(const struct sequitur *s)
 {
     return SQ_HEADROOM + (s->run_len ? 16u * (64u - (unsigned)__builtin_clzll(s->run_len)) : 0) +
