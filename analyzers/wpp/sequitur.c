@@ -603,11 +603,15 @@ static void append_val(struct sequitur *s, uint32_t vt)
 
 #define SQ_DEAD UINT32_MAX /* a spine entry whose rule the cascade inlined */
 
+/* The cursor expects node C next at depth cur_depth (its first node, or
+ * the one after a whole node there), and in C's text its first terminal. */
 static bool cursor_descend(struct sequitur *s, uint32_t c)
 {
-    for (;;) {
+    for (bool first = true;; first = false) {
         if (s->cur_depth == SQ_CUR_DEPTH)
             return false;
+        if (!first) /* a rule's first node: its spine entries start here */
+            s->cur_base[s->cur_depth] = s->cur_nspine;
         s->cur_at[s->cur_depth++] = c;
         uint32_t v = nval(s, c);
         if (!SQ_IS_USE(v))
@@ -747,12 +751,11 @@ static __attribute__((noinline)) void cursor_advance(struct sequitur *s, uint32_
             uint32_t j = s->cur_nspine++;
             s->cur_spine[j].val = nval(s, x);
             s->cur_spine[j].end = s->cur_len;
-            s->cur_spine[j].depth = d;
             break;
         }
-        /* The rule at depth D is matched whole: the node that uses it is. */
-        while (s->cur_nspine != 0 && s->cur_spine[s->cur_nspine - 1].depth == d)
-            s->cur_nspine--;
+        /* The rule at depth D is matched whole: the node that uses it is
+         * (the whole symbols inside it leave the spine). */
+        s->cur_nspine = s->cur_base[d];
         x = s->cur_at[--d];
     }
     s->cur_depth = d;
@@ -844,7 +847,6 @@ static inline bool cursor_step(struct sequitur *s, uint32_t vt)
         uint32_t j = s->cur_nspine++;
         s->cur_spine[j].val = nval(s, x);
         s->cur_spine[j].end = s->cur_len;
-        s->cur_spine[j].depth = d;
     }
     s->cur_at[d] = nx;
     return true;

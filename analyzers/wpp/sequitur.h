@@ -105,13 +105,15 @@ struct sequitur {
      * node expected next at depth i (0: in CUR_M's rule, i > 0: in the rule
      * used at CUR_AT[i - 1]).  Nothing is appended while it follows; the
      * symbols it matched are in CUR_BUF, and the nodes at depth > 0 it has
-     * passed whole in CUR_SPINE (value, end in CUR_BUF, depth). */
+     * passed whole in CUR_SPINE (value, end in CUR_BUF; those at depth i
+     * from CUR_BASE[i] on). */
     uint32_t cur_m;      /* 0: not following */
     uint32_t cur_stop;   /* the start rule's last node: no segment reaches it */
     uint32_t cur_depth, cur_len, cur_seg, cur_nspine; /* cur_seg: CUR_BUF's
                                                        * length when CUR_AT[0] began */
     uint32_t cur_at[SQ_CUR_DEPTH];
-    struct { uint32_t val, end, depth; } cur_spine[SQ_CUR_SPINE];
+    uint32_t cur_base[SQ_CUR_DEPTH];
+    struct { uint32_t val, end; } cur_spine[SQ_CUR_SPINE];
     uint32_t *cur_buf;   /* SQ_CUR_BUF terminals */
     uint64_t deaths;     /* rules inlined so far */
     bool finishing;      /* sq_finish: the last digram is checked too */
