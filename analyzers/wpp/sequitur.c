@@ -31,7 +31,7 @@ static inline uint32_t hash_of(uint64_t key)
 static size_t bytes_for(uint64_t ncap, uint64_t rcap, uint64_t tcap)
 {
     return (size_t)(ncap * sizeof(struct sq_node) + rcap * sizeof(struct sq_rule) +
-                    tcap * sizeof(struct sq_slot));
+                    tcap * sizeof(struct sq_slot)) + SQ_CUR_BUF * sizeof(uint32_t);
 }
 
 size_t sq_bytes(const struct sequitur *s)
@@ -322,6 +322,7 @@ static void expand(struct sequitur *s, uint32_t x)
     node_free(s, g);
     node_free(s, x);
     s->r[q].guard = 0;
+    s->deaths++;
     s->r[q].uses = s->limbo;
     s->limbo = q;
     s->nrules_live--;
@@ -439,7 +440,8 @@ int sq_init(struct sequitur *s)
     s->n = malloc((size_t)s->ncap * sizeof *s->n);
     s->r = malloc((size_t)s->rcap * sizeof *s->r);
     s->tab = calloc(1024, sizeof *s->tab);
-    if (!s->n || !s->r || !s->tab) {
+    s->cur_buf = malloc(SQ_CUR_BUF * sizeof *s->cur_buf);
+    if (!s->n || !s->r || !s->tab || !s->cur_buf) {
         sq_free(s);
         return -1;
     }
@@ -462,6 +464,7 @@ void sq_reset(struct sequitur *s)
     s->rcap = keep.rcap;
     s->tab = keep.tab;
     s->tmask = keep.tmask;
+    s->cur_buf = keep.cur_buf;
     memset(s->tab, 0, (size_t)(s->tmask + 1) * sizeof *s->tab);
     s->nused = 1;
     rule_new(s); /* S, rule 0: the arrays have room for it */
@@ -472,6 +475,7 @@ void sq_free(struct sequitur *s)
     free(s->n);
     free(s->r);
     free(s->tab);
+    free(s->cur_buf);
     memset(s, 0, sizeof *s);
 }
 
@@ -499,8 +503,7 @@ bool sq_room_slow(struct sequitur *s, size_t limit)
     return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
 }
 
-/* Appends VT, a terminal or a use of a live rule, to the start rule. */
-static void append_val(struct sequitur *s, uint32_t vt)
+static inline void drain_limbo(struct sequitur *s)
 {
     while (s->limbo) {
         uint32_t r = s->limbo;
@@ -508,34 +511,45 @@ static void append_val(struct sequitur *s, uint32_t vt)
         s->r[r].uses = s->free_rules;
         s->free_rules = r;
     }
-    uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
-    if (!SQ_IS_GUARD(nval(s, y))) {
-        /* SEQUITUR(1): when (y, t) is the whole right side of a rule R,
-         * apply R instead of resolving the pending digram (x, y). */
-        uint64_t key = (uint64_t)nval(s, y) << 32 | vt, i = find(s, key, hash_of(key));
-        if (s->tab[i].node != 0) {
-            uint32_t m = s->tab[i].node, pm = nprev(s, m);
-            if (SQ_IS_GUARD(nval(s, pm)) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) &&
-                SQ_ID(nval(s, pm)) != 0) {
-                uint32_t r = SQ_ID(nval(s, pm)), vy = nval(s, y), x = nprev(s, y);
-                /* Y becomes the use of R in place.  (x, y), the start
-                 * rule's last digram, is not in the index; in a run "vvv"
-                 * ending at y the digram before it now stands for the run
-                 * (as unlinking y would do). */
-                if (nval(s, x) == vy && nval(s, nprev(s, x)) == vy)
-                    index_put(s, nprev(s, x));
-                if (SQ_IS_USE(vy))
-                    s->r[SQ_ID(vy)].uses--;
-                s->n[y].val = SQ_USE(r);
-                s->r[r].uses++;
-                /* Y's rule may now be used only inside R. */
-                if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
-                    expand(s, nnext(s, s->r[r].guard));
-                return;
-            }
-        }
-    }
-    uint32_t z = node_new(s, vt);
+}
+
+/* The node holding digram (A, B), or 0. */
+static inline uint32_t probe(const struct sequitur *s, uint32_t a, uint32_t b)
+{
+    uint64_t key = (uint64_t)a << 32 | b;
+    return s->tab[find(s, key, hash_of(key))].node;
+}
+
+/* Whether the digram at M is a rule's whole right side. */
+static inline bool whole_rule(const struct sequitur *s, uint32_t m)
+{
+    uint32_t pv = nval(s, nprev(s, m));
+    return SQ_IS_GUARD(pv) && SQ_IS_GUARD(nval(s, nnext(s, nnext(s, m)))) && SQ_ID(pv) != 0;
+}
+
+/* Y, the start rule's last node, becomes a use of rule R in place: the
+ * input after the start rule's last-but-one node repeated R's text.  (x,
+ * y), the start rule's last digram, is not in the index; in a run "vvv"
+ * ending at y the digram before it now stands for the run (as unlinking y
+ * would do).  Y's old rule, if it was one, may now be used only as R's
+ * first symbol: it is inlined there (rule utility). */
+static void become_use(struct sequitur *s, uint32_t y, uint32_t r)
+{
+    uint32_t vy = nval(s, y), x = nprev(s, y);
+    if (nval(s, x) == vy && nval(s, nprev(s, x)) == vy)
+        index_put(s, nprev(s, x));
+    if (SQ_IS_USE(vy))
+        s->r[SQ_ID(vy)].uses--;
+    s->n[y].val = SQ_USE(r);
+    s->r[r].uses++;
+    if (SQ_IS_USE(vy) && s->r[SQ_ID(vy)].uses == 1)
+        expand(s, nnext(s, s->r[r].guard));
+}
+
+/* Appends VT after Y, the start rule's last node. */
+static void append_node(struct sequitur *s, uint32_t y, uint32_t vt)
+{
+    uint32_t g0 = s->r[0].guard, z = node_new(s, vt);
     if (z == 0)
         return;
     if (SQ_IS_USE(vt))
@@ -547,6 +561,236 @@ static void append_val(struct sequitur *s, uint32_t vt)
     s->n[g0].prev = z;
     if (!SQ_IS_GUARD(nval(s, y)))
         check(s, nprev(s, y)); /* (x, y) is no longer the last digram */
+}
+
+/* Appends VT, a terminal or a use of a live rule, to the start rule. */
+static void append_val(struct sequitur *s, uint32_t vt)
+{
+    drain_limbo(s);
+    uint32_t y = nprev(s, s->r[0].guard);
+    if (!SQ_IS_GUARD(nval(s, y))) {
+        /* SEQUITUR(1): when (y, t) is the whole right side of a rule R,
+         * apply R instead of resolving the pending digram (x, y). */
+        uint32_t m = probe(s, nval(s, y), vt);
+        if (m != 0 && whole_rule(s, m)) {
+            become_use(s, y, SQ_ID(nval(s, nprev(s, m))));
+            return;
+        }
+    }
+    append_node(s, y, vt);
+}
+
+/* ---- following a rule -------------------------------------------------- */
+
+/* When the look-ahead finds the start rule's last symbol y and the next
+ * terminal t as a digram (y, t) at node M inside a longer right side, the
+ * input often goes on repeating that right side.  A cursor then follows
+ * it (descending into the rules it uses, terminal by terminal) instead of
+ * appending each terminal, making digrams and finding them again; the
+ * grammar does not change meanwhile.  When the input leaves the rule (or
+ * a bound is reached), what it matched goes in at once:
+ *   - the whole nodes from M to P in M's rule Q: if they are Q's whole
+ *     right side, y becomes a use of Q; otherwise they become a new rule
+ *     N, moved out of Q (their digrams stay in the index) and replaced
+ *     there by a use of N, and y becomes the other use of N;
+ *   - then the whole symbols passed below that level (the spine: a prefix
+ *     of each nested right side the cursor was inside), appended one by
+ *     one as uses of their rules, as runs go in as uses of power rules.
+ * SEQUITUR, fed those terminals one by one, makes the same rule N as the
+ * digram (y, t) and the ones after it match (by extending a rule or
+ * making and inlining one per symbol); the grammar can differ in detail,
+ * but both properties hold after every step and it expands to the input. */
+
+#define SQ_DEAD UINT32_MAX /* a spine entry whose rule the cascade inlined */
+
+/* The cursor expects node C next at depth cur_depth (its first node, or
+ * the one after a whole node there), and in C's text its first terminal. */
+static bool cursor_descend(struct sequitur *s, uint32_t c)
+{
+    for (bool first = true;; first = false) {
+        if (s->cur_depth == SQ_CUR_DEPTH)
+            return false;
+        if (!first) /* a rule's first node: its spine entries start here */
+            s->cur_base[s->cur_depth] = s->cur_nspine;
+        s->cur_at[s->cur_depth++] = c;
+        uint32_t v = nval(s, c);
+        if (!SQ_IS_USE(v))
+            return true;
+        c = sq_first(s, SQ_ID(v));
+    }
+}
+
+/* M's digram is (y, VT), with Y the start rule's last node: follow the
+ * text after it, when there is some (in the start rule, before y). */
+static bool cursor_start(struct sequitur *s, uint32_t m, uint32_t y, uint32_t vt)
+{
+    uint32_t c = nnext(s, nnext(s, m));
+    if (SQ_IS_GUARD(nval(s, c)) || c == y)
+        return false;
+    s->cur_buf[0] = vt;
+    s->cur_len = s->cur_seg = 1;
+    s->cur_nspine = 0;
+    s->cur_depth = 0;
+    s->cur_stop = y;
+    if (!cursor_descend(s, c))
+        return false;
+    s->cur_m = m;
+    return true;
+}
+
+/* Rules inlined since SEEN: spine entries FROM on that use them are
+ * marked (their ids may be reused from the next append on). */
+static void mark_dead(struct sequitur *s, uint32_t from, uint64_t *seen)
+{
+    if (s->deaths == *seen)
+        return;
+    *seen = s->deaths;
+    for (uint32_t j = from; j < s->cur_nspine; j++) {
+        uint32_t v = s->cur_spine[j].val;
+        if (SQ_IS_USE(v) && s->r[SQ_ID(v)].guard == 0)
+            s->cur_spine[j].val = SQ_DEAD;
+    }
+}
+
+/* Nodes M..P of a right side (3 or more, not all of it) become rule N's,
+ * replaced there by a use of N; Y becomes the other. */
+static void segment_rule(struct sequitur *s, uint32_t m, uint32_t p, uint32_t y)
+{
+    uint32_t r = rule_new(s);
+    if (r == 0)
+        return;
+    uint32_t u = node_new(s, SQ_USE(r));
+    if (u == 0)
+        return;
+    uint32_t g = s->r[r].guard, l = nprev(s, m), rt = nnext(s, p);
+    delete_digram(s, l);
+    delete_digram(s, p);
+    s->n[l].next = u;
+    s->n[u].prev = l;
+    s->n[u].next = rt;
+    s->n[rt].prev = u;
+    s->n[g].next = m;
+    s->n[m].prev = g;
+    s->n[p].next = g;
+    s->n[g].prev = p;
+    s->r[r].uses = 1;
+    /* Digrams that overlapped the two that left, in a run "vvv", now
+     * stand for it. */
+    if (s->n[nprev(s, l)].ix == 0)
+        index_put_absent(s, nprev(s, l));
+    if (s->n[rt].ix == 0)
+        index_put_absent(s, rt);
+    if (s->n[nprev(s, p)].ix == 0)
+        index_put_absent(s, nprev(s, p));
+    become_use(s, y, r);
+    if (!check(s, l))
+        check(s, u);
+}
+
+/* What the cursor matched goes into the grammar: whole nodes from cur_m
+ * to P in cur_m's rule, then the spine. */
+static __attribute__((noinline)) void cursor_end_at(struct sequitur *s, uint32_t p)
+{
+    uint32_t m = s->cur_m, y = s->cur_stop, start = s->cur_seg;
+    uint64_t seen = s->deaths;
+    s->cur_m = 0;
+    if (p == nnext(s, m)) {
+        append_val(s, nval(s, p)); /* only (y, t): SEQUITUR's own match */
+    } else {
+        uint32_t pv = nval(s, nprev(s, m));
+        if (SQ_IS_GUARD(pv) && SQ_IS_GUARD(nval(s, nnext(s, p))) && SQ_ID(pv) != 0)
+            become_use(s, y, SQ_ID(pv));
+        else
+            segment_rule(s, m, p, y);
+    }
+    for (uint32_t j = 0; j < s->cur_nspine && !s->failed; j++) {
+        mark_dead(s, j, &seen);
+        uint32_t v = s->cur_spine[j].val, end = s->cur_spine[j].end;
+#ifdef SQ_TEST_FALLBACK
+        /* tests/wpp-unit.t: the terminals' path, rarely taken otherwise
+         * (never on bzip2's or lua's trace), on every input. */
+        if (j % 2 == 0)
+            v = SQ_DEAD;
+#endif
+        if (v != SQ_DEAD) {
+            append_val(s, v);
+        } else {
+            /* Its rule was inlined by an append before: its terminals. */
+            for (uint32_t k = start; k < end && !s->failed; k++) {
+                append_val(s, s->cur_buf[k]);
+                mark_dead(s, j + 1, &seen);
+            }
+        }
+        start = end;
+    }
+    s->cur_nspine = 0;
+}
+
+static void cursor_end(struct sequitur *s)
+{
+    cursor_end_at(s, nprev(s, s->cur_at[0]));
+}
+
+/* VT matched the terminal the cursor expected: on to the next one. */
+static __attribute__((noinline)) void cursor_advance(struct sequitur *s, uint32_t vt)
+{
+    s->cur_buf[s->cur_len++] = vt;
+    uint32_t d = s->cur_depth - 1, x = s->cur_at[d], nx;
+    for (;;) {
+        nx = nnext(s, x);
+        if (d == 0) {
+            /* X, in cur_m's rule, is matched whole. */
+            if (SQ_IS_GUARD(nval(s, nx)) || nx == s->cur_stop) {
+                cursor_end_at(s, x);
+                return;
+            }
+            s->cur_seg = s->cur_len;
+            break;
+        }
+        if (!SQ_IS_GUARD(nval(s, nx))) {
+            uint32_t j = s->cur_nspine++;
+            s->cur_spine[j].val = nval(s, x);
+            s->cur_spine[j].end = s->cur_len;
+            break;
+        }
+        /* The rule at depth D is matched whole: the node that uses it is
+         * (the whole symbols inside it leave the spine). */
+        s->cur_nspine = s->cur_base[d];
+        x = s->cur_at[--d];
+    }
+    s->cur_depth = d;
+    s->cur_at[d] = nx;
+    if (s->cur_nspine == SQ_CUR_SPINE || s->cur_len == SQ_CUR_BUF || !cursor_descend(s, nx))
+        cursor_end(s);
+}
+
+/* Terminal VT, not part of a run, into the grammar: the cursor's next
+ * terminal, or appended (then perhaps followed). */
+static void feed(struct sequitur *s, uint32_t vt)
+{
+    if (s->cur_m != 0) {
+        if (nval(s, s->cur_at[s->cur_depth - 1]) == vt) {
+            cursor_advance(s, vt);
+            return;
+        }
+        cursor_end(s);
+        if (s->failed)
+            return;
+    }
+    drain_limbo(s);
+    uint32_t y = nprev(s, s->r[0].guard);
+    if (!SQ_IS_GUARD(nval(s, y))) {
+        uint32_t m = probe(s, nval(s, y), vt);
+        if (m != 0) {
+            if (whole_rule(s, m)) {
+                become_use(s, y, SQ_ID(nval(s, nprev(s, m))));
+                return;
+            }
+            if (cursor_start(s, m, y, vt))
+                return;
+        }
+    }
+    append_node(s, y, vt);
 }
 
 /* The use of the rule whose whole right side is (V, V), or 0 when there
@@ -564,17 +808,15 @@ static uint32_t doubled(struct sequitur *s, uint32_t v)
     return 0;
 }
 
-/* The pending run v^k goes into the grammar as the largest powers
- * v^(2^i) the grammar already has a rule for (v, V2 -> v v, V4 -> V2 V2,
- * ...; the same nested rules SEQUITUR makes of a run), largest first:
- * O(log k) appends instead of k.  A power is looked up again before each
- * append, as the append before may have made or inlined one. */
-static void flush_run(struct sequitur *s)
+/* The run v^k goes into the grammar as the largest powers v^(2^i) the
+ * grammar already has a rule for (v, V2 -> v v, V4 -> V2 V2, ...; the same
+ * nested rules SEQUITUR makes of a run), largest first: O(log k) appends
+ * instead of k.  A power is looked up again before each append, as the
+ * append before may have made or inlined one. */
+static void flush_run(struct sequitur *s, uint32_t v, uint64_t k)
 {
     uint32_t pw[64];
-    uint64_t k = s->run_len;
-    s->run_len = 0;
-    pw[0] = s->run_val;
+    pw[0] = v;
     while (k != 0 && !s->failed) {
         unsigned top = 0;
         while (top < 63 && (uint64_t)2 << top <= k) {
@@ -588,12 +830,56 @@ static void flush_run(struct sequitur *s)
     }
 }
 
+/* VT is the terminal the cursor expected.  The common case of
+ * cursor_advance, taken in sq_append_slow without a call: the cursor's
+ * next node, at the same depth, is a terminal and no bound is reached.
+ * False (and nothing changed) otherwise. */
+static inline bool cursor_step(struct sequitur *s, uint32_t vt)
+{
+    uint32_t d = s->cur_depth - 1, x = s->cur_at[d], nx = nnext(s, x);
+    if (!SQ_IS_TERM(nval(s, nx)) || nx == s->cur_stop || s->cur_len + 1 == SQ_CUR_BUF ||
+        s->cur_nspine + 1 >= SQ_CUR_SPINE)
+        return false;
+    s->cur_buf[s->cur_len++] = vt;
+    if (d == 0) {
+        s->cur_seg = s->cur_len;
+    } else {
+        uint32_t j = s->cur_nspine++;
+        s->cur_spine[j].val = nval(s, x);
+        s->cur_spine[j].end = s->cur_len;
+    }
+    s->cur_at[d] = nx;
+    return true;
+}
+
+/* The pending run ends: one symbol goes to the cursor, a longer run ends
+ * the cursor's match and goes in as powers. */
+static __attribute__((noinline)) void flush_pending(struct sequitur *s)
+{
+    uint64_t k = s->run_len;
+    s->run_len = 0;
+    if (k == 1) {
+        feed(s, s->run_val);
+        return;
+    }
+    if (s->cur_m != 0)
+        cursor_end(s);
+    flush_run(s, s->run_val, k);
+}
+
 int sq_append_slow(struct sequitur *s, uint32_t t)
 {
-    if (s->run_len != 0)
-        flush_run(s);
-    if (s->failed)
-        return -1;
+    if (s->run_len == 1 && s->cur_m != 0 &&
+        nval(s, s->cur_at[s->cur_depth - 1]) == s->run_val) {
+        /* The input goes on repeating what the cursor follows. */
+        if (!cursor_step(s, s->run_val))
+            cursor_advance(s, s->run_val);
+    } else {
+        if (s->run_len != 0)
+            flush_pending(s);
+        if (s->failed)
+            return -1;
+    }
     s->run_val = SQ_TERM(t);
     s->run_len = 1;
     s->length++;
@@ -605,7 +891,9 @@ int sq_append_slow(struct sequitur *s, uint32_t t)
 void sq_finish(struct sequitur *s)
 {
     if (s->run_len != 0)
-        flush_run(s);
+        flush_pending(s);
+    if (s->cur_m != 0)
+        cursor_end(s);
     s->finishing = true;
     uint32_t g0 = s->r[0].guard, y = nprev(s, g0);
     if (!SQ_IS_GUARD(nval(s, y)))

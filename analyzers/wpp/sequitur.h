@@ -20,6 +20,17 @@
  * is the one SEQUITUR(1) makes of that sequence of symbols: both
  * properties hold, and it expands to exactly the input.
  *
+ * A repeated stretch of input (lua's stream: 0.95 of its symbols do not
+ * repeat the one before, but nearly all repeat a rule's text) is not
+ * appended symbol by symbol either: when the look-ahead finds the digram
+ * (last symbol, next terminal) inside a longer right side, a cursor
+ * follows that right side while the input repeats it, and what it matched
+ * goes in at once when the input leaves it (sequitur.c, "following a
+ * rule"): a use of the rule, or a new rule made of the matched part of its
+ * right side, then uses of the rules it had descended into.  Both
+ * properties hold and the grammar expands to exactly the input; it is not
+ * always the grammar SEQUITUR(1) makes of the terminals one by one.
+ *
  * The digram index is an open-addressing hash table with backward-shift
  * deletion (no tombstones) that doubles at half load, so every lookup
  * takes constant expected time however full the grammar gets; nodes and
@@ -67,6 +78,13 @@ struct sq_slot {
     uint32_t node; /* the digram's first node; 0: empty */
 };
 
+/* The cursor's bounds: levels of nested rules it descends, whole symbols
+ * below the first level it may have to append when the input leaves the
+ * rule (each one append, counted in sq_need), terminals it buffers. */
+#define SQ_CUR_DEPTH 64u
+#define SQ_CUR_SPINE 32u
+#define SQ_CUR_BUF 4096u
+
 struct sequitur {
     struct sq_node *n;   /* n[0] unused: 0 is "no node" */
     uint32_t ncap, nused, nfree; /* nfree: head of the free list (through next) */
@@ -82,6 +100,22 @@ struct sequitur {
     uint64_t run_len;    /* the last terminals, a run not yet in the grammar */
     uint32_t run_val;    /* their value (SQ_TERM) */
     uint32_t nterms;     /* 1 + the largest terminal appended */
+    /* The cursor (sequitur.c, "following a rule"): the input repeats the
+     * text after the digram at CUR_M in some rule's body; CUR_AT[i] is the
+     * node expected next at depth i (0: in CUR_M's rule, i > 0: in the rule
+     * used at CUR_AT[i - 1]).  Nothing is appended while it follows; the
+     * symbols it matched are in CUR_BUF, and the nodes at depth > 0 it has
+     * passed whole in CUR_SPINE (value, end in CUR_BUF; those at depth i
+     * from CUR_BASE[i] on). */
+    uint32_t cur_m;      /* 0: not following */
+    uint32_t cur_stop;   /* the start rule's last node: no segment reaches it */
+    uint32_t cur_depth, cur_len, cur_seg, cur_nspine; /* cur_seg: CUR_BUF's
+                                                       * length when CUR_AT[0] began */
+    uint32_t cur_at[SQ_CUR_DEPTH];
+    uint32_t cur_base[SQ_CUR_DEPTH];
+    struct { uint32_t val, end; } cur_spine[SQ_CUR_SPINE];
+    uint32_t *cur_buf;   /* SQ_CUR_BUF terminals */
+    uint64_t deaths;     /* rules inlined so far */
     bool finishing;      /* sq_finish: the last digram is checked too */
     bool grew;           /* an array grew outside sq_room (mid-cascade) */
     bool failed;         /* out of memory: the grammar is incomplete */
@@ -127,10 +161,13 @@ bool sq_room_slow(struct sequitur *s, size_t limit);
 /* Free nodes, rules and index slots the next append may need: one
  * symbol's cascade of substitutions needs far fewer than SQ_HEADROOM; the
  * pending run goes in as a few appends per power of two in its length
- * (sequitur.c, flush_run), each of which adds at most a few of each. */
+ * (sequitur.c, flush_run), and what the cursor matched as a rule and an
+ * append per use below it (cursor_end_at), each of which adds at most a
+ * few of each. */
 static inline uint64_t sq_need(const struct sequitur *s)
 {
-    return SQ_HEADROOM + (s->run_len ? 16u * (64u - (unsigned)__builtin_clzll(s->run_len)) : 0);
+    return SQ_HEADROOM + (s->run_len ? 16u * (64u - (unsigned)__builtin_clzll(s->run_len)) : 0) +
+           (s->cur_m ? 16u * (s->cur_nspine + 2u) : 0);
 }
 static inline bool sq_room(struct sequitur *s, size_t limit)
 {

@@ -285,10 +285,10 @@ static void paper_example(void)
 int main(void)
 {
     enum { N = 200000 };
-    uint32_t *in = malloc(N * sizeof *in);
+    uint32_t *in = calloc(N, sizeof *in); /* zeroed: run("empty", in, 0) reads none, gcc cannot tell */
     size_t n;
 
-    printf("1..%d\n", 1 + 2 * 26 + 2);
+    printf("1..%d\n", 1 + 2 * 28 + 2);
     paper_example();
     huge_run();
 
@@ -410,6 +410,29 @@ int main(void)
     for (n = 0; n < N; n++)
         in[n] = n < N / 2 ? 7 : (uint32_t)(n % 2);
     run("one long run, then an alternation", in, N);
+    /* The cursor (sequitur.c, following a rule): pieces of blocks from
+     * random offsets and of random lengths, some changed, so that the
+     * input leaves the rule the cursor follows anywhere and at any
+     * depth; and a block longer than the cursor's buffer (SQ_CUR_BUF),
+     * repeated with one change per copy. */
+    {
+        static uint32_t blk[16][64];
+        for (unsigned b = 0; b < 16; b++)
+            for (unsigned j = 0; j < 64; j++)
+                blk[b][j] = rnd(6);
+        for (n = 0; n < N; ) {
+            uint32_t b = rnd(16), off = rnd(8), len = 1 + rnd(rnd(2) ? 8 : 64 - off);
+            bool change = rnd(4) == 0;
+            for (uint32_t j = off; j < off + len && n < N; j++)
+                in[n++] = change && rnd(10) == 0 ? rnd(9) : blk[b][j];
+        }
+        run("pieces of blocks, some changed", in, n);
+    }
+    for (n = 0; n < 5000; n++) /* no runs: a run ends what the cursor matched */
+        in[n] = (n ? in[n - 1] + 1 + rnd(999) : 0) % 1000;
+    for (; n < N; n++)
+        in[n] = n >= 15000 && n % 5000 == n / 5000 * 997 % 5000 ? 1000 + rnd(5) : in[n - 5000];
+    run("a long block repeated, then one change per copy", in, N);
     /* The analyzer feeds a repeated path with sq_run_more: the same as
      * appending it. */
     for (n = 0; n < N; ) {
