@@ -108,18 +108,25 @@ ok "no -fprofile-use: TPP(5, 0) stream builds" eval 'build "$d" tpp -O2 $_pp_cfl
 ok "no edge profile: ksf accepted (plain Ball-Larus paths)" eval '! grep -q "ignoring stream translation unit" "$d/k.err" && test -s "$d/k.prof"'
 
 # A library loaded, run, unloaded, twice: its obvious paths' counters are
-# saved at dlclose, and both loads add up into one section.
+# saved at dlclose, and both loads add up into one section. The same
+# objects linked into a program that forks (PATHPROF_ACCUMULATE=1): the
+# child counts from 0, the in-memory counters too.
 d=$T/dl
-mkdir -p "$d" && cp "$SRC" "$d/prog.c" && cp "$TAP_ROOT/tests/tpp/dlrun.c" "$d/"
-# lib DIR NAME FLAGS...: DIR/prog.c into the library DIR/NAME.so
+mkdir -p "$d" && cp "$SRC" "$d/prog.c" && cp "$TAP_ROOT/tests/tpp/dlrun.c" "$TAP_ROOT/tests/tpp/forkrun.c" "$d/"
+# lib NAME FLAGS...: DIR/prog.c into the library $d/NAME.so and, with
+# forkrun.c, the program $d/NAME-fork
 lib() {
     local name=$1; shift
     # shellcheck disable=SC2086
     (cd "$d" && "$PP_GCC" -O2 -fPIC -Dmain=branches_main "$@" -c prog.c -o prog.o &&
-        "$PP_GCC" -shared prog.o -o "$name.so" $_pp_libs) >"$d/$name.log" 2>&1
+        "$PP_GCC" -shared prog.o -o "$name.so" $_pp_libs &&
+        "$PP_GCC" -O2 ${PP_SAN_CFLAGS:-} forkrun.c prog.o -o "$name-fork" $_pp_libs) >"$d/$name.log" 2>&1
 }
 # shellcheck disable=SC2086
-if (cd "$d" && "$PP_GCC" -O2 ${PP_SAN_CFLAGS:-} dlrun.c -o dlrun -ldl $_pp_libs &&
+# dlrun keeps libpathprof loaded (--no-as-needed: it calls none of it),
+# or each dlclose would unload the runtime with the library and each load
+# write a profile of its own.
+if (cd "$d" && "$PP_GCC" -O2 ${PP_SAN_CFLAGS:-} dlrun.c -o dlrun -ldl -Wl,--no-as-needed $_pp_libs &&
     "$PP_GCC" -O2 -fPIC -Dmain=branches_main -fprofile-generate ${PP_SAN_CFLAGS:-} -c prog.c -o prog.o &&
     "$PP_GCC" -shared -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen.so && ./dlrun ./gen.so train >/dev/null) >"$d/gen.log" 2>&1; then
     ok "dlopen: libraries with -fprofile-use: BLPP, TPP(5, 0) counting and stream" \
@@ -136,6 +143,15 @@ if (cd "$d" && "$PP_GCC" -O2 ${PP_SAN_CFLAGS:-} dlrun.c -o dlrun -ldl $_pp_libs 
         test "$(jget "$d/st50.json" '$j->{tpp}{derived}')" -gt 0
     pp_check_out=$(perl "$TPPCHECK" "$d/st50.json" "$d/blpp.json" 2>&1)
     pp_tap_lines <<<"$(sed "s/\t/\tdlopen stream vs BLPP: /" <<<"$pp_check_out")"
+    for b in ct50 st50; do
+        rm -f "$d/$b-fork.prof"
+        (cd "$d" && PATHPROF_OUT=$d/$b-fork.prof PATHPROF_ACCUMULATE=1 PATHPROF_QUIET=1 "./$b-fork" other >"$b-fork.out") &&
+            pp_json "$d/$b-fork.prof" >"$d/$b-fork.json" || fail "fork $b: runs and its profile reads"
+    done
+    is "$(perl "$PROJ" "$d/st50-fork.json")" "$(perl "$PROJ" "$d/ct50-fork.json")" \
+        "fork, PATHPROF_ACCUMULATE=1: TPP(5, 0) stream: the counting build's profile (parent and child added)"
+    is "$(jget "$d/st50-fork.json" '$j->{tpp}{derived}')" "$(jget "$d/st50.json" '$j->{tpp}{derived}')" \
+        "fork, PATHPROF_ACCUMULATE=1: derived counts of two runs, as the library loaded twice"
 else
     fail "dlopen: training run with -fprofile-generate" "$(cat "$d/gen.log")"
 fi
