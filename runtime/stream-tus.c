@@ -132,6 +132,27 @@ void pprt_stream_tus_zero_derived(void)
             __atomic_store_n((uint64_t *)&t->tu[i]->derived[k], 0, __ATOMIC_RELAXED);
 }
 
+int pprt_stream_tus_plain_derived(char *name, size_t size)
+{
+    struct tu_table *t = PPRT_RCU_DEREF(table);
+    uint64_t n = t ? __atomic_load_n(&t->count, __ATOMIC_ACQUIRE) : 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const struct pprt_stream_tu *tu = t->tu[i];
+        const unsigned char *meta = PPRT_RCU_DEREF(tu->meta);
+        if (tu->nderived == 0 || meta == NULL)
+            continue;
+        for (uint32_t f = 0; f < tu->nfuncs; f++) {
+            struct pprt_meta_fn fn;
+            pprt_meta_fn(meta, f, &fn);
+            if ((fn.flags & PATHPROF_FN_TPP_DERIVED) && !(fn.flags & PATHPROF_FN_ATOMIC)) {
+                pprt_meta_tu_name(meta, tu->meta_len, name, size);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void pprt_stream_tus_unload(struct pprt_stream_tu *tu, int snapshot)
 {
     tu->bases = NULL;

@@ -61,6 +61,12 @@ void pprt_stream_tus_unload(struct pprt_stream_tu *tu, int snapshot);
  * every TU's derived counters (loaded or not) start from 0 again. */
 void pprt_stream_tus_zero_derived(void);
 
+/* Whether some TU's obvious-path counters are bumped with plain
+ * increments (a TPP_DERIVED function without ATOMIC): then several
+ * producer threads may have lost some.  The first such TU's name goes
+ * into NAME. */
+int pprt_stream_tus_plain_derived(char *name, size_t size);
+
 /* How many stream TUs ever registered (any thread). */
 uint64_t pprt_stream_tus_total(void);
 

@@ -107,6 +107,37 @@ ok "no -fprofile-use: TPP(5, 0) stream builds" eval 'build "$d" tpp -O2 $_pp_cfl
 (cd "$d" && PATHPROF_ANALYZER=blpp,ksf PATHPROF_OUT=$d/k.prof ./tpp other >/dev/null 2>k.err)
 ok "no edge profile: ksf accepted (plain Ball-Larus paths)" eval '! grep -q "ignoring stream translation unit" "$d/k.err" && test -s "$d/k.prof"'
 
+# Threads: the obvious paths' counters are updated like counting mode's
+# arrays, so update=atomic makes them exact (against a Ball-Larus stream
+# of the same run, exact with threads), and a build with plain
+# increments run by several threads gets a warning.
+d=$T/threads
+mkdir -p "$d" && cp "$TAP_ROOT/tests/tpp/threads.c" "$d/prog.c"
+# shellcheck disable=SC2086
+if (cd "$d" && "$PP_GCC" -O2 -pthread -fprofile-generate ${PP_SAN_CFLAGS:-} -c prog.c -o prog.o &&
+    "$PP_GCC" -pthread -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen && ./gen >/dev/null) >"$d/gen.log" 2>&1; then
+    ok "threads: builds: BLPP stream, TPP(5, 0) stream with atomic and with plain updates" \
+        eval 'build "$d" blpp -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-mode=stream &&
+              build "$d" atomic -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+                  -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-update=atomic &&
+              build "$d" single -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+                  -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-update=single'
+    for b in blpp atomic single; do
+        (cd "$d" && PATHPROF_OUT=$d/$b.prof "./$b" >"$b.out" 2>"$b.err") &&
+            pp_json "$d/$b.prof" >"$d/$b.json" || fail "threads $b: runs and its profile reads"
+    done
+    ok "threads: same output" diff "$d/blpp.out" "$d/atomic.out"
+    ok "threads: update=atomic derives obvious paths ($(jget "$d/atomic.json" '$j->{tpp}{derived}'))" \
+        test "$(jget "$d/atomic.json" '$j->{tpp}{derived}')" -gt 0
+    pp_check_out=$(perl "$TPPCHECK" "$d/atomic.json" "$d/blpp.json" 2>&1)
+    pp_tap_lines <<<"$(sed "s/\t/\tthreads update=atomic vs BLPP stream: /" <<<"$pp_check_out")"
+    ok "threads: update=single: a warning that derived counts may be low, naming update=atomic" \
+        grep -q "[0-9]* threads ran code of prog.c, whose TPP obvious paths are counted in memory with plain increments .*-fprofile-update=atomic" "$d/single.err"
+    ok "threads: update=atomic: no such warning" eval '! grep -q "plain increments" "$d/atomic.err"'
+else
+    fail "threads: training run with -fprofile-generate" "$(cat "$d/gen.log")"
+fi
+
 # A library loaded, run, unloaded, twice: its obvious paths' counters are
 # saved at dlclose, and both loads add up into one section. The same
 # objects linked into a program that forks (PATHPROF_ACCUMULATE=1): the
