@@ -187,12 +187,17 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
 }
 
 tree
-pp_meta_counters (uint64_t ncounters)
+pp_meta_counters (uint64_t ncounters, uint64_t nderived)
 {
   gcc_assert (!counters_var && ncounters);
   ncounters_total = ncounters;
   bool stream = pp_stream_mode ();
-  tree type = build_array_type_nelts (uint64_type_node, stream ? 2 : ncounters);
+  /* Stream mode: the bases, then TPP's derived counters a cache line
+     away, so that their increments do not dirty the line every probe
+     reads its base from (docs/format.md, section 1).  */
+  uint64_t nstream = nderived ? PATHPROF_STREAM_DERIVED_BASE + nderived : 2;
+  tree type = build_array_type_nelts (uint64_type_node,
+                                      stream ? nstream : ncounters);
   tree var = build_decl (BUILTINS_LOCATION, VAR_DECL,
                          get_identifier (stream ? "__pathprof_bases"
                                                 : "__pathprof_counters"),

@@ -30,6 +30,10 @@ struct pp_layout {
      (ppp-probe.cc).  Empty when the function is not PPP.  */
   std::vector<unsigned char> ppp_end_count;
   std::vector<uint64_t> ppp_end_number;
+  /* Stream mode, TPP with obvious paths: the counter of the function's
+     derived path i is bases[PATHPROF_STREAM_DERIVED_BASE + derived_slot
+     + i] (docs/format.md, section 1).  */
+  uint64_t derived_slot;
 };
 
 /* The name the directory records for cfun, and its CFG checksum.  */
@@ -42,8 +46,10 @@ void pp_meta_add_function (const pp_dag *dag, const pp_layout *lay);
 /* Creates the TU's run-time storage and returns it: in count mode the
    zero-initialised array of NCOUNTERS counters the probes index into; in
    stream mode the two bases the runtime assigns (docs/streaming.md), with
-   NCOUNTERS the TU's number of global path indices.  */
-tree pp_meta_counters (uint64_t ncounters);
+   NCOUNTERS the TU's number of global path indices, followed (from
+   PATHPROF_STREAM_DERIVED_BASE) by NDERIVED counters of TPP's obvious
+   paths when NDERIVED is not 0.  */
+tree pp_meta_counters (uint64_t ncounters, uint64_t nderived);
 
 /* Emits the blob, and a constructor and destructor registering it with the
    runtime.  Call once, after every function has been added.  */

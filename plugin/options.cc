@@ -107,15 +107,9 @@ parse_tpp (const char *value)
 static bool
 check_tpp (void)
 {
-  if (pp_opts.mode == PP_MODE_STREAM)
-    {
-      error ("pathprof: plugin argument %<tpp%> works in %<mode=count%> "
-             "only: in a stream, obvious paths would emit nothing and every "
-             "path through a cold edge the one cold ID, so the k-iteration "
-             "and whole-program analyzers would see wrong sequences; profile "
-             "streams of a plain Ball-Larus build (docs/tpp.md, %<Streams%>)");
-      return false;
-    }
+  /* mode=stream is fine: obvious paths emit nothing, their counters stay
+     in memory, and the runtime refuses the analyzers that need every
+     path in order (docs/tpp.md, "Streams").  */
   /* Hot IDs must stay far below the poison (tpp.h).  */
   if (pp_opts.max_paths > PP_TPP_MAX_PATHS)
     pp_opts.max_paths = PP_TPP_MAX_PATHS;

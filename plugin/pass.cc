@@ -140,7 +140,7 @@ unsigned int
 execute_pathprof (void)
 {
   std::vector<fn_plan *> plans;
-  uint64_t ncounters = 0;
+  uint64_t ncounters = 0, nderived_stream = 0;
   bool atomic = pp_atomic_updates ();
   cgraph_node *node;
 
@@ -207,6 +207,16 @@ execute_pathprof (void)
           p->lay.flags = PATHPROF_FN_STREAM;
           if (p->dag.has_resume)
             p->lay.flags |= PATHPROF_FN_RESUME;
+          /* TPP: obvious paths emit nothing; their counters stay in
+             memory, after the bases (docs/tpp.md, "Streams"), updated as
+             counting mode updates its arrays.  */
+          p->lay.derived_slot = nderived_stream;
+          if (!p->dag.derived.empty ())
+            {
+              nderived_stream += p->dag.derived.size ();
+              if (atomic)
+                p->lay.flags |= PATHPROF_FN_ATOMIC;
+            }
           if (ppp == PP_PPP_NUMBERED)
             {
               p->lay.flags |= PATHPROF_FN_PPP;
@@ -258,7 +268,7 @@ execute_pathprof (void)
       return 0;
     }
 
-  tree counters = pp_meta_counters (ncounters);
+  tree counters = pp_meta_counters (ncounters, nderived_stream);
   for (size_t i = 0; i < plans.size (); i++)
     {
       fn_plan *p = plans[i];

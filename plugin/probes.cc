@@ -34,7 +34,8 @@ struct action {
   uint64_t reset_val;
   uint64_t add;        /* otherwise r becomes r + add */
   std::vector<int> verify;  /* direct edge counters to bump */
-  std::vector<uint64_t> derived;  /* TPP: obvious paths to count (IDs) */
+  std::vector<size_t> derived;  /* TPP: obvious paths to count (indices
+                                   in dag->derived) */
 };
 
 struct emitter {
@@ -47,6 +48,7 @@ struct emitter {
   bool ppp;            /* preferential numbering: ppp-probe.cc counts */
   uint32_t fn_index;   /* the function's index in the TU directory */
   uint64_t cold_id;    /* TPP: the first ID of the cold region (tpp.h) */
+  const std::vector<std::pair<uint64_t, int> > *derived;  /* dag->derived */
 };
 
 tree
@@ -190,8 +192,16 @@ emit_action (const emitter *em, gimple_seq *seq, const action &a, tree r)
     count_path (em, seq, r, a.count_inc, a.ret, a.end_edge);
   for (size_t i = 0; i < a.verify.size (); i++)
     bump (em, seq, cst (em->lay->verify_offset + (uint64_t) a.verify[i]));
+  /* An obvious path: in a stream it emits nothing (docs/tpp.md,
+     "Streams"), its counter is in the bases array; otherwise its own
+     slot.  */
   for (size_t i = 0; i < a.derived.size (); i++)
-    count_value (em, seq, cst (path_base (em) + a.derived[i]));
+    if (em->stream)
+      bump (em, seq, cst (PATHPROF_STREAM_DERIVED_BASE + em->lay->derived_slot
+                          + a.derived[i]));
+    else
+      count_value (em, seq,
+                   cst (path_base (em) + (*em->derived)[a.derived[i]].first));
   if (a.reset)
     return cst (a.reset_val);
   return add_const (seq, r, a.add);
@@ -469,6 +479,7 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.ppp = (lay->flags & PATHPROF_FN_PPP) != 0;
   em.fn_index = lay->fn_index;
   em.cold_id = dag->tpp == PP_TPP_ON ? pp_tpp_cold_id (dag) : 0;
+  em.derived = &dag->derived;
   bool resume_fn = (lay->flags & PATHPROF_FN_RESUME) != 0;
 
   /* TPP: the poisoned register on entry to each node (tpp.h); in a node
@@ -602,10 +613,10 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       const pp_edge &d = dag->edges[dag->derived[i].second];
       if (d.dst == PP_EXIT && d.kind == PATHPROF_EDGE_REAL)
         at_end.emplace (dag->nodes[d.src].bb_index, empty_action ())
-            .first->second.derived.push_back (dag->derived[i].first);
+            .first->second.derived.push_back (i);
       else
         on_edge.emplace (d.cfg, empty_action ())
-            .first->second.derived.push_back (dag->derived[i].first);
+            .first->second.derived.push_back (i);
     }
   for (size_t i = 0; i < lay->verify_edges.size (); i++)
     {

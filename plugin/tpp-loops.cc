@@ -87,7 +87,11 @@ pp_tpp_disconnect_loops (pp_dag *dag, std::vector<int> *entry_dummy)
   if (dag->tpp != PP_TPP_ON || pp_opts.tpp_j == 0)
     return;
   /* Loops from the back edges (dag.cc marked them), natural ones only: a
-     header that does not dominate its latch heads no loop to cut loose.  */
+     header that does not dominate its latch heads no loop to cut loose.
+     The dominators are freed again at the end if they were not there:
+     stream mode's probes split blocks without keeping them up to date
+     (cfg-split.cc), and update_ssa crashed on the stale tree.  */
+  bool had_dominators = dom_info_available_p (CDI_DOMINATORS);
   calculate_dominance_info (CDI_DOMINATORS);
   std::vector<std::vector<basic_block> > latches (last_basic_block_for_fn (cfun));
   std::vector<bool> irreducible (last_basic_block_for_fn (cfun), false);
@@ -140,6 +144,8 @@ pp_tpp_disconnect_loops (pp_dag *dag, std::vector<int> *entry_dummy)
         }
       cut++;
     }
+  if (!had_dominators)
+    free_dominance_info (CDI_DOMINATORS);
   if (cut && pp_opts.verbose)
     inform (DECL_SOURCE_LOCATION (current_function_decl),
             "pathprof: %qs: %u loops disconnected (entered less than %u%% "

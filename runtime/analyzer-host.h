@@ -88,6 +88,14 @@ struct pp_analyzer {
      * them with pprt_meta_stream_path_id or pp_lookup_path.  A TU with PPP
      * functions is refused when an analyzer selected lacks it. */
     int reads_ppp;
+    /* Set by an analyzer that is exact on a TPP stream (tpp=I,J with
+     * mode=stream, docs/tpp.md "Streams"): obvious paths emit no event
+     * (their counters stay in memory, pp_tu_info.derived), a path through
+     * a cold edge emits an ID of the cold region, and disconnected loops
+     * end paths where Ball-Larus does not; only a counter of paths that
+     * adds the in-memory counts is right (blpp).  A TU with TPP
+     * functions is refused when an analyzer selected lacks it. */
+    int reads_tpp;
     /* 1: its write() appends the TU sections (blpp, and vpp, which counts
      * with a blpp inside unless blpp runs too); the runtime adds empty
      * ones only when no analyzer that ran does. */

@@ -26,6 +26,14 @@ struct pp_tu_info {
      * with the same blob (counting mode writes one section for all
      * cycles).  Sections are written in the order of their TU ids. */
     uint64_t section;
+    /* TPP's obvious paths (docs/tpp.md, "Streams"): NDERIVED counters
+     * that the probes bump in memory instead of emitting an event, one
+     * per derived path of the blob's TPP_DERIVED functions in directory
+     * order (pathprof-abi.h, PATHPROF_STREAM_DERIVED_BASE).  The program
+     * may still be bumping them: read each with a relaxed atomic load.
+     * The blpp analyzer adds them to its counts. */
+    const uint64_t *derived;
+    uint64_t nderived;
 };
 
 /* Stream TUs registered so far; their ids are 0 .. count-1, in

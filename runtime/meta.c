@@ -42,6 +42,9 @@ void pprt_meta_fn(const unsigned char *blob, uint32_t i, struct pprt_meta_fn *fn
     uint32_t word = (fn->flags & PATHPROF_FN_PPP) ? pprt_get_u32(d + FN_PPP_SIZE) : 0;
     fn->ppp_size = word & ~PATHPROF_PPP_TOTAL;
     fn->ppp_total = (word & PATHPROF_PPP_TOTAL) != 0;
+    fn->tpp_config = (fn->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE))
+                         ? pprt_get_u32(d + FN_PPP_SIZE)
+                         : 0;
 }
 
 /* Skips COUNT records of SIZE bytes after a u32 count at *POS; -1 when
@@ -69,6 +72,40 @@ const unsigned char *pprt_meta_ppp_table(const unsigned char *blob, uint64_t len
         fn.ppp_size > (len - pos) / 8)
         return NULL;
     return blob + pos;
+}
+
+const unsigned char *pprt_meta_derived(const unsigned char *blob, uint64_t len, uint32_t i,
+                                       uint32_t *n)
+{
+    struct pprt_meta_fn fn;
+    uint64_t pos = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+    pprt_meta_fn(blob, i, &fn);
+    *n = 0;
+    if (!(fn.flags & PATHPROF_FN_TPP_DERIVED) ||
+        skip_records(blob, len, &pos, PATHPROF_META_NODE_SIZE) != 0 ||
+        skip_records(blob, len, &pos, PATHPROF_META_EDGE_SIZE) != 0 ||
+        skip_records(blob, len, &pos, PATHPROF_META_VERIFY_SIZE) != 0 ||
+        fn.ppp_size > (len - pos) / 8)
+        return NULL;
+    pos += (uint64_t)fn.ppp_size * 8;
+    if (len - pos < 4)
+        return NULL;
+    uint64_t count = pprt_get_u32(blob + pos);
+    pos += 4;
+    if (count > (len - pos) / PATHPROF_META_DERIVED_SIZE)
+        return NULL;
+    *n = (uint32_t)count;
+    return blob + pos;
+}
+
+uint64_t pprt_meta_stream_nderived(const unsigned char *blob, uint64_t len)
+{
+    uint64_t total = 0;
+    uint32_t nfuncs = pprt_meta_nfuncs(blob), n;
+    for (uint32_t i = 0; i < nfuncs; i++)
+        if (pprt_meta_derived(blob, len, i, &n) != NULL)
+            total += n;
+    return total;
 }
 
 uint64_t pprt_meta_stream_path_id(const struct pprt_meta_fn *fn,
@@ -265,6 +302,21 @@ int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
         if ((fn.flags & PATHPROF_FN_PPP) && pprt_meta_ppp_table(blob, len, i) == NULL)
             FAIL("function %u: its PPP table of %u IDs does not fit in the metadata", i,
                  fn.ppp_size);
+        /* TPP's obvious paths: the runtime adds their in-memory counters
+         * to these IDs (pathprof-abi.h, PATHPROF_STREAM_DERIVED_BASE). */
+        if (fn.flags & PATHPROF_FN_TPP_DERIVED) {
+            uint32_t nd;
+            const unsigned char *d = pprt_meta_derived(blob, len, i, &nd);
+            if (d == NULL || nd == 0)
+                FAIL("function %u: its list of derived paths does not fit in the "
+                     "metadata", i);
+            for (uint32_t k = 0; k < nd; k++)
+                if (pprt_get_u64(d + (size_t)k * PATHPROF_META_DERIVED_SIZE) >= fn.npaths)
+                    FAIL("function %u: derived path %llu is not below its %llu paths", i,
+                         (unsigned long long)pprt_get_u64(
+                             d + (size_t)k * PATHPROF_META_DERIVED_SIZE),
+                         (unsigned long long)fn.npaths);
+        }
         r[i].offset = fn.counter_offset;
         r[i].npaths = n;
         r[i].func = i;

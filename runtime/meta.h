@@ -20,6 +20,7 @@ struct pprt_meta_fn {
     uint32_t nverify;
     uint32_t ppp_size;       /* PPP: N counters at counter_offset, hash slot at +N */
     int ppp_total;           /* PPP: the slot at +N is the others' total, not a hash */
+    uint32_t tpp_config;     /* TPP or TPP_NOPROFILE: the configuration word, else 0 */
 };
 
 /* Checks that the blob can be walked safely and that every counter range
@@ -63,6 +64,16 @@ int pprt_meta_check_stream(const unsigned char *blob, uint64_t len,
  * record, or NULL when the record does not hold them within LEN bytes.
  * pprt_meta_check checks every PPP function's table is there. */
 const unsigned char *pprt_meta_ppp_table(const unsigned char *blob, uint64_t len, uint32_t i);
+
+/* A TPP_DERIVED function's derived paths (docs/format.md): *N records of
+ * PATHPROF_META_DERIVED_SIZE bytes, the path ID a u64 at the start of
+ * each; NULL (and *N 0) for a function without them or when they do not
+ * fit in LEN bytes.  pprt_meta_check_stream checks they fit. */
+const unsigned char *pprt_meta_derived(const unsigned char *blob, uint64_t len, uint32_t i,
+                                       uint32_t *n);
+/* The number of in-memory counters of a checked stream blob's obvious
+ * paths (pathprof-abi.h, PATHPROF_STREAM_DERIVED_BASE). */
+uint64_t pprt_meta_stream_nderived(const unsigned char *blob, uint64_t len);
 
 /* Only for blobs that passed pprt_meta_check or pprt_meta_check_stream. */
 uint32_t pprt_meta_nfuncs(const unsigned char *blob);

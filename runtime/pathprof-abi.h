@@ -127,6 +127,13 @@
    owns (the runtime assigns bases below it), never 0.  Analyzers count
    them as "unknown". */
 #define PATHPROF_STREAM_UNREGISTERED_BASE (1ull << 60)
+/* Stream mode, TPP (docs/tpp.md, "Streams"): obvious paths emit no event;
+   the counter of each one sits on its defining edge, in the TU's bases
+   array from this index on (a cache line after the two bases), one per
+   derived path of every STREAM and TPP_DERIVED function, in directory
+   order, each function's in the order of its derived list.  The runtime
+   adds them to the blpp analyzer's counts when it writes the profile. */
+#define PATHPROF_STREAM_DERIVED_BASE 8u
 
 #ifdef __cplusplus
 extern "C" {

@@ -38,6 +38,29 @@ static const char *refuses_ppp(const unsigned char *meta)
     return NULL;
 }
 
+/* When META (checked) has a TPP function (numbered without its cold
+ * edges), the name of the first analyzer selected that cannot read a TPP
+ * stream, with the function's configuration word in *CONFIG; else NULL. */
+static const char *refuses_tpp(const unsigned char *meta, uint32_t *config)
+{
+    uint32_t nfuncs = pprt_meta_nfuncs(meta), i;
+    struct pprt_meta_fn fn;
+    for (i = 0; i < nfuncs; i++) {
+        pprt_meta_fn(meta, i, &fn);
+        if (fn.flags & PATHPROF_FN_TPP)
+            break;
+    }
+    if (i == nfuncs)
+        return NULL;
+    *config = fn.tpp_config;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        const struct pp_analyzer *a = pp_analyzers[pprt_config.analyzers[k]];
+        if (!a->reads_tpp)
+            return a->name;
+    }
+    return NULL;
+}
+
 PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
                                           const unsigned char *meta,
                                           uint64_t meta_len, uint64_t *bases)
@@ -47,6 +70,7 @@ PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
     char why[256], name[600];
     struct pprt_meta_range *ranges;
     const char *refused;
+    uint32_t tpp = 0;
     if (abi_version != PATHPROF_ABI_VERSION) {
         pprt_error("a translation unit was built for run-time ABI version %u but "
                    "this libpathprof implements version %u; it is not profiled "
@@ -65,6 +89,20 @@ PUBLIC void __pathprof_register_stream_tu(uint32_t abi_version,
                    "(ppp=FILE) functions, whose events analyzer %s cannot read "
                    "(PATHPROF_ANALYZER; blpp and trace read them); its paths are not "
                    "profiled", name, refused);
+    } else if ((refused = refuses_tpp(meta, &tpp)) != NULL) {
+        free(ranges);
+        pprt_meta_tu_name(meta, meta_len, name, sizeof name);
+        pprt_error("ignoring stream translation unit %s: it was built with "
+                   "-fplugin-arg-pathprof-tpp=%u,%u (targeted path profiling, edge profile "
+                   "from %s), whose stream leaves out obvious paths and gives every path "
+                   "through a cold edge a cold ID, so analyzer %s (PATHPROF_ANALYZER) "
+                   "would see wrong path sequences; a TPP stream feeds only the blpp "
+                   "analyzer (docs/tpp.md, \"Streams\"): set PATHPROF_ANALYZER=blpp, or "
+                   "rebuild without tpp; its paths are not profiled",
+                   name, PATHPROF_TPP_I(tpp), PATHPROF_TPP_J(tpp),
+                   (tpp & PATHPROF_TPP_FROM_PATHPROF) ? "a pathprof profile (edge-profile)"
+                                                      : "-fprofile-use",
+                   refused);
     } else {
         pprt_stream_lock();
         if (pprt_stream_tus_find(bases)) {

@@ -6,6 +6,7 @@
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
+#include "stream-tus.h"
 
 #include <string.h>
 
@@ -91,6 +92,16 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      pprt_config.policy == PATHPROF_POLICY_DROP ? "drop" : "block",
                      (unsigned long long)late, (unsigned long long)resync,
                      (unsigned long long)unknown);
+    /* TPP's obvious paths count in memory (docs/tpp.md, "Streams"),
+     * plain unless built with update=atomic, as counting mode's arrays. */
+    char tu_name[600];
+    uint64_t producers = load(&s->producers);
+    if (producers > 1 && pprt_stream_tus_plain_derived(tu_name, sizeof tu_name))
+        pprt_warning("%llu threads ran code of %s, whose TPP obvious paths are counted in "
+                     "memory with plain increments (update=single): their derived counts "
+                     "may be low; build with -fprofile-update=atomic for exact counts "
+                     "(docs/tpp.md, \"Streams\")",
+                     (unsigned long long)producers, tu_name);
     uint64_t interrupted = load(&s->interrupted);
     if (interrupted)
         pprt_warning("%llu times a chunk filled up under code that still held an older "

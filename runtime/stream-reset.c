@@ -11,6 +11,7 @@
 #include "config.h"
 #include "message.h"
 #include "stream.h"
+#include "stream-tus.h"
 
 #include <unistd.h>
 
@@ -27,6 +28,9 @@ void pprt_stream_reset_in_child_locked(void)
      * the second then publishes it (and drains it). */
     pprt_stream_drain_locked("in a child process just forked");
     pprt_stream_drain_locked("in a child process just forked");
+    /* TPP's obvious paths count in memory, not in the analyzers: from 0
+     * too (nothing runs in the child but this handler yet). */
+    pprt_stream_tus_zero_derived();
     for (uint32_t i = 0; i < s->nthreads; i++) {
         if (!s->an[i].running)
             continue;

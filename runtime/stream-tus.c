@@ -81,6 +81,8 @@ int pprt_stream_tus_add(const unsigned char *meta, uint64_t meta_len,
     tu->section = tu->tu_id;
     tu->bases = bases;
     tu->ranges = ranges;
+    tu->nderived = pprt_meta_stream_nderived(meta, meta_len);
+    tu->derived = tu->nderived ? bases + PATHPROF_STREAM_DERIVED_BASE : NULL;
     if (append(tu) != 0) {
         free(tu);
         free(ranges);
@@ -107,6 +109,50 @@ struct pprt_stream_tu *pprt_stream_tus_find(const uint64_t *bases)
     return NULL;
 }
 
+/* The counts of an unloaded TU's obvious paths, before the library's
+ * memory goes: 0, or -1 out of memory. */
+static int snapshot_derived(struct pprt_stream_tu *tu)
+{
+    if (tu->nderived == 0)
+        return 0;
+    uint64_t *copy = malloc(tu->nderived * sizeof *copy);
+    if (copy == NULL)
+        return -1;
+    for (uint64_t k = 0; k < tu->nderived; k++)
+        copy[k] = __atomic_load_n(&tu->derived[k], __ATOMIC_RELAXED);
+    __atomic_store_n(&tu->derived, copy, __ATOMIC_RELEASE);
+    return 0;
+}
+
+void pprt_stream_tus_zero_derived(void)
+{
+    struct tu_table *t = table;
+    for (uint64_t i = 0; t && i < t->count; i++)
+        for (uint64_t k = 0; t->tu[i]->derived && k < t->tu[i]->nderived; k++)
+            __atomic_store_n((uint64_t *)&t->tu[i]->derived[k], 0, __ATOMIC_RELAXED);
+}
+
+int pprt_stream_tus_plain_derived(char *name, size_t size)
+{
+    struct tu_table *t = PPRT_RCU_DEREF(table);
+    uint64_t n = t ? __atomic_load_n(&t->count, __ATOMIC_ACQUIRE) : 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const struct pprt_stream_tu *tu = t->tu[i];
+        const unsigned char *meta = PPRT_RCU_DEREF(tu->meta);
+        if (tu->nderived == 0 || meta == NULL)
+            continue;
+        for (uint32_t f = 0; f < tu->nfuncs; f++) {
+            struct pprt_meta_fn fn;
+            pprt_meta_fn(meta, f, &fn);
+            if ((fn.flags & PATHPROF_FN_TPP_DERIVED) && !(fn.flags & PATHPROF_FN_ATOMIC)) {
+                pprt_meta_tu_name(meta, tu->meta_len, name, size);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void pprt_stream_tus_unload(struct pprt_stream_tu *tu, int snapshot)
 {
     tu->bases = NULL;
@@ -124,23 +170,25 @@ void pprt_stream_tus_unload(struct pprt_stream_tu *tu, int snapshot)
             tu->section = s->tu_id;
         }
     }
-    if (copy == NULL) {
-        unsigned char *m = malloc(tu->meta_len);
-        if (m == NULL) {
-            char name[600];
-            pprt_meta_tu_name(tu->meta, tu->meta_len, name, sizeof name);
-            /* Without a copy the analyzers would read freed memory: drop
-             * the TU from lookups instead (its later events are unknown). */
-            pprt_error("out of memory saving stream translation unit %s as it is "
-                       "unloaded; its paths will not be in the profile", name);
-            __atomic_store_n(&tu->npaths, 0, __ATOMIC_RELEASE);
-            pprt_rcu_synchronize();
-            PPRT_RCU_PUBLISH(tu->meta, NULL);
-            tu->meta_len = 0;
-            return;
-        }
+    unsigned char *m = NULL;
+    if (copy == NULL && (m = malloc(tu->meta_len)) != NULL) {
         memcpy(m, tu->meta, tu->meta_len);
         copy = m;
+    }
+    if (copy == NULL || snapshot_derived(tu) != 0) {
+        free(m);
+        char name[600];
+        pprt_meta_tu_name(tu->meta, tu->meta_len, name, sizeof name);
+        /* Without a copy the analyzers would read freed memory: drop
+         * the TU from lookups instead (its later events are unknown). */
+        pprt_error("out of memory saving stream translation unit %s as it is "
+                   "unloaded; its paths will not be in the profile", name);
+        __atomic_store_n(&tu->npaths, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&tu->derived, NULL, __ATOMIC_RELEASE);
+        pprt_rcu_synchronize();
+        PPRT_RCU_PUBLISH(tu->meta, NULL);
+        tu->meta_len = 0;
+        return;
     }
     PPRT_RCU_PUBLISH(tu->meta, copy);
     /* After this no reader holds the library's blob (analyzers keep
@@ -229,5 +277,7 @@ int pp_tu_get(uint64_t tu_id, struct pp_tu_info *out)
     out->npaths = __atomic_load_n(&tu->npaths, __ATOMIC_ACQUIRE);
     out->fn_base = tu->fn_base;
     out->section = tu->section;
+    out->derived = __atomic_load_n(&tu->derived, __ATOMIC_ACQUIRE);
+    out->nderived = out->derived ? tu->nderived : 0;
     return 1;
 }

@@ -35,6 +35,12 @@ struct pprt_stream_tu {
     uint64_t section;          /* analyzer-services.h, pp_tu_info.section */
     uint64_t *bases;           /* the TU's pair; NULL once unloaded */
     struct pprt_meta_range *ranges; /* nfuncs, sorted by offset */
+    /* TPP's obvious paths (docs/tpp.md, "Streams"): their counters, which
+     * the probes bump in place of an event: bases + DERIVED_BASE while the
+     * TU is loaded, a runtime-owned copy once unloaded (NULL when that copy
+     * could not be made: the blob is dropped too). */
+    uint64_t nderived;
+    const uint64_t *derived; /* atomic */
 };
 
 /* Under the stream mutex.  Takes ownership of RANGES.  Returns 0, or -1
@@ -50,6 +56,16 @@ struct pprt_stream_tu *pprt_stream_tus_find(const uint64_t *bases);
  * unloaded one, which then owns its section) before the library's memory
  * can go away; 0 afterwards: it is only marked unloaded. */
 void pprt_stream_tus_unload(struct pprt_stream_tu *tu, int snapshot);
+
+/* Under the stream mutex, in a forked child with PATHPROF_ACCUMULATE=1:
+ * every TU's derived counters (loaded or not) start from 0 again. */
+void pprt_stream_tus_zero_derived(void);
+
+/* Whether some TU's obvious-path counters are bumped with plain
+ * increments (a TPP_DERIVED function without ATOMIC): then several
+ * producer threads may have lost some.  The first such TU's name goes
+ * into NAME. */
+int pprt_stream_tus_plain_derived(char *name, size_t size);
 
 /* How many stream TUs ever registered (any thread). */
 uint64_t pprt_stream_tus_total(void);

@@ -150,5 +150,4 @@ bad "bad value '101,0'" tpp=101,0
 bad "bad value 'a,0'" tpp=a,0
 bad "bad value '5,-1'" tpp=5,-1
 bad "bad value '5,101'" tpp=5,101
-bad "works in 'mode=count' only" tpp=5,0 mode=stream
 done_testing

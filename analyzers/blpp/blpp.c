@@ -339,6 +339,40 @@ static uint64_t write_section(const struct pp_tu_info *info, const struct pp_cou
     return total - written;
 }
 
+/* TPP (docs/tpp.md, "Streams"): the counts of TU's obvious paths, which
+ * emitted no event: appends (counter_offset + path ID, count) to *V for
+ * each counter of TU that is not 0.  -1 out of memory. */
+static int collect_derived(const struct pp_tu_info *tu, struct pp_count_pair **v,
+                           size_t *n, size_t *cap)
+{
+    uint32_t nfuncs = pprt_meta_nfuncs(tu->meta), nd;
+    uint64_t slot = 0;
+    for (uint32_t f = 0; f < nfuncs && slot < tu->nderived; f++) {
+        const unsigned char *d = pprt_meta_derived(tu->meta, tu->meta_len, f, &nd);
+        if (d == NULL)
+            continue;
+        struct pprt_meta_fn fn;
+        pprt_meta_fn(tu->meta, f, &fn);
+        for (uint32_t k = 0; k < nd && slot < tu->nderived; k++, slot++) {
+            uint64_t count = __atomic_load_n(&tu->derived[slot], __ATOMIC_RELAXED);
+            if (count == 0)
+                continue;
+            if (*n == *cap) {
+                size_t c = *cap ? 2 * *cap : 64;
+                struct pp_count_pair *bigger = realloc(*v, c * sizeof *bigger);
+                if (bigger == NULL)
+                    return -1;
+                *v = bigger;
+                *cap = c;
+            }
+            (*v)[(*n)++] = (struct pp_count_pair){
+                fn.counter_offset + pprt_get_u64(d + (size_t)k * PATHPROF_META_DERIVED_SIZE),
+                count};
+        }
+    }
+    return 0;
+}
+
 static void blpp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
 {
     struct blpp *b = a;
@@ -351,10 +385,15 @@ static void blpp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
         if (!pp_tu_get(id, &info) || info.meta == NULL || info.section != id)
             continue;
         size_t n = 0;
-        for (uint64_t u = id; u < ntus && u < b->nby_id; u++) {
+        /* Every TU of the section, even one that sent no event: its
+         * obvious paths may still have run. */
+        for (uint64_t u = id; u < ntus; u++) {
             struct pp_tu_info other;
-            if (b->by_id[u] && pp_tu_get(u, &other) && other.section == id &&
-                pp_counts_collect(&b->by_id[u]->counts, &v, &n, &cap) != 0)
+            if (!pp_tu_get(u, &other) || other.section != id)
+                continue;
+            if (u < b->nby_id && b->by_id[u] && pp_counts_collect(&b->by_id[u]->counts, &v, &n, &cap) != 0)
+                failed = 1;
+            if (other.nderived && other.meta && collect_derived(&other, &v, &n, &cap) != 0)
                 failed = 1;
         }
         n = sort_and_sum(v, n);
@@ -389,6 +428,7 @@ static void blpp_close(void *a)
 __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp = {
     .name = "blpp",
     .reads_ppp = 1,
+    .reads_tpp = 1, /* it adds the obvious paths' in-memory counts */
     .open = blpp_open,
     .thread_begin = blpp_thread_begin,
     .consume = blpp_consume,

@@ -43,6 +43,19 @@ cflags_of() {
         ppp-hash) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-scope=hash ${PERFCTL_OPT:-}" ;;
         # the same as ppp, the other paths only as a total (no hash table)
         ppp-total) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-uninteresting=total ${PERFCTL_OPT:-}" ;;
+        # perfctl/tpp-all: GCC's profile feedback with the profile in
+        # PERFCTL_PGO_DIR (by object path), then pathprof on top of it:
+        # plain Ball-Larus, or TPP(I, J) (docs/tpp.md); verbose prints the
+        # static probes (the TPP paper's Table 4).
+        pgo-gen) echo "-fprofile-generate=${PERFCTL_PGO_DIR:?} ${PERFCTL_OPT:-}" ;;
+        pgo) echo "-fprofile-use=${PERFCTL_PGO_DIR:?} ${PERFCTL_OPT:-}" ;;
+        pgo-count) echo "-fprofile-use=${PERFCTL_PGO_DIR:?} $PP_CFLAGS -fplugin-arg-pathprof-verbose=1 ${PERFCTL_OPT:-}" ;;
+        # the reference of TPP's attribution of definite flow: pgo-count
+        # without cuts as far as path IDs allow (TPP numbers fewer paths,
+        # so it cuts fewer functions, and a cut path matches no TPP path)
+        pgo-ref) echo "-fprofile-use=${PERFCTL_PGO_DIR:?} $PP_CFLAGS -fplugin-arg-pathprof-max-paths=2^61 ${PERFCTL_OPT:-}" ;;
+        pgo-tpp-*-*) local ij=${1#pgo-tpp-}
+            echo "-fprofile-use=${PERFCTL_PGO_DIR:?} $PP_CFLAGS -fplugin-arg-pathprof-verbose=1 -fplugin-arg-pathprof-tpp=${ij/-/,} ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -51,7 +64,9 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        pgo-gen) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
+        pgo) echo "${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }

@@ -16,7 +16,8 @@
 #                 TPP's end and BLPP's do not (disconnected loops: the
 #                 "truncated" edges; the paper's footnote 5), and paths are
 #                 matched by blocks and real edges, as in
-#                 tests/oracle/tppcheck.pl.
+#                 tests/oracle/tppcheck.pl; both profiles' paths are also
+#                 split where either was cut (max-paths).
 #   noprofile     functions compiled with tpp but without edge profile
 # Prints "static_paths hashed cold_pct aodf noprofile".
 use strict;
@@ -50,11 +51,31 @@ for my $f (@{ $t->{functions} }) {
     $cold += $f->{tpp} ? $f->{tpp}{cold} : 0;
     $all += $f->{total};
 }
+# Where paths are split before matching: TPP's truncated edges, and the
+# edges where either profile cut a function to respect max-paths (the last
+# edge of a path that ends "cut"): BLPP cuts a function of more than 2^32
+# paths that TPP, numbering fewer, may not, and a cut path would match no
+# TPP path (lz4's LZ4HC_compress_generic_noDictCtx). Both sides are split
+# at the union and their pieces summed.
 my (%tcount, %cut);
+for my $prof ($t, $b) {
+    for my $f (@{ $prof->{functions} }) {
+        my $n = "$f->{file}:$f->{name}";
+        $cut{$n}{"$_->[0]-$_->[1]"} = 1 for @{ $f->{tpp} ? $f->{tpp}{truncated} || [] : [] };
+        for my $q (@{ $f->{paths} }) {
+            $cut{$n}{"$q->{edges}[-1][0]-$q->{edges}[-1][1]"} = 1 if ($q->{end} // '') eq 'cut' && @{ $q->{edges} };
+        }
+    }
+}
 for my $f (@{ $t->{functions} }) {
     my $n = "$f->{file}:$f->{name}";
-    $tcount{$n}{ key($_->{blocks}, $_->{edges}) } = [ $_->{count}, $_->{length} ] for @{ $f->{paths} };
-    $cut{$n} = { map { ("$_->[0]-$_->[1]" => 1) } @{ $f->{tpp} ? $f->{tpp}{truncated} || [] : [] } };
+    for my $q (@{ $f->{paths} }) {
+        for my $p (split_path($q, $cut{$n} || {})) {
+            my $k = key($p->[0], $p->[1]);
+            $tcount{$n}{$k}[0] += $p->[2];
+            $tcount{$n}{$k}[1] = scalar @{ $p->[0] };
+        }
+    }
 }
 my ($flow, $under, $over) = (0, 0, 0);
 for my $f (@{ $b->{functions} }) {
