@@ -54,6 +54,14 @@ uint32_t ksf_root_find(const struct ksf_forest *f, uint64_t label);
 
 uint32_t ksf_child_slow(struct ksf_forest *f, uint32_t parent, uint64_t label);
 
+/* The root table's home slot of LABEL.  Fibonacci hashing: path indices
+ * of one function are consecutive, the multiply spreads them over the
+ * high bits. */
+static inline uint32_t ksf_slot_of(uint64_t label, uint32_t nslots)
+{
+    return (uint32_t)((label * 0x9E3779B97F4A7C15ull) >> 32) & (nslots - 1);
+}
+
 /* The child of PARENT labelled LABEL, created with count 0 when missing,
  * and moved to the front of PARENT's list either way: the hot child is
  * found by one compare next time.  0 only when out of memory. */
