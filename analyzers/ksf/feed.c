@@ -120,10 +120,24 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
         size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
         if (d != 0) {
             struct ksf_state *sp = &q->state[d - 1];
-            if (pushed)
-                ksf_star(sp); /* Fig. 6 lines 1-4 */
+            uint64_t r = w & PATHPROF_EV_INDEX_MASK;
             paths++;
-            (void)ksf_walk(b, sp, w & PATHPROF_EV_INDEX_MASK, 1);
+            if (pushed) {
+                /* Fig. 6 on a new activation ("*": n = 0, tau = beta =
+                 * null): a segment starts and, with no beta, the root
+                 * counts.  An interpreter's short calls make this a
+                 * third of its events. */
+                uint32_t root = ksf_root_fast(b, r);
+                if (__builtin_expect(root == 0, 0)) {
+                    b->lost++; /* out of memory */
+                    ksf_star(sp);
+                    continue;
+                }
+                b->f.n[root].count++;
+                *sp = (struct ksf_state){.tau = root, .beta = 0, .n = b->k == 2 ? 0 : 1};
+                continue;
+            }
+            (void)ksf_walk(b, sp, r, 1);
             continue;
         }
         struct pp_act_step step;
