@@ -48,31 +48,42 @@ static inline void ksf_star(struct ksf_state *s)
 
 uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r);
 
-/* Fig. 6 lines 6-31 for the BL path ID R of the activation whose state is
- * S, adding WEIGHT to the counted node.  WEIGHT 0 replays an item that an
- * earlier forest already counted: a stream resumed in a fresh forest (a
- * chunk handed to another worker, a new pruning epoch) is seeded with each
- * open activation's last k - 1 IDs this way, so that the n-grams ending in
- * the new part and starting before it are counted once, and only there. */
-static inline uint32_t ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s, uint64_t r,
-                                         uint64_t weight)
+/* find(R, r) inline for the two common answers: the one-entry cache (a
+ * loop's segment starts) and the root in its home slot (an interpreter's
+ * short calls start a segment every few events); the rest, probes and
+ * inserts, out of line.  Counted as ksf_find_root counts. */
+static inline __attribute__((always_inline)) uint32_t ksf_root_fast(struct ksf_builder *b,
+                                                                    uint64_t r)
+{
+    if (b->last_label == r && b->last_root != 0) {
+        b->hash_ops++;
+        return b->last_root;
+    }
+    const struct ksf_forest *f = &b->f;
+    if (__builtin_expect(f->nslots != 0, 1)) {
+        const struct ksf_slot *sl = &f->slot[ksf_slot_of(r, f->nslots)];
+        if (sl->label == r && sl->node != 0) {
+            b->hash_ops++;
+            b->last_label = r;
+            b->last_root = sl->node;
+            return sl->node;
+        }
+    }
+    return ksf_find_root(b, r);
+}
+
+/* Fig. 6 lines 6-31 for k >= 2, without the event count (the batch loop
+ * counts its events in a register: b->events is a uint64_t store that
+ * the compiler could not move past the count updates). */
+static inline __attribute__((always_inline)) uint32_t ksf_walk(struct ksf_builder *b,
+                                                               struct ksf_state *s, uint64_t r,
+                                                               uint64_t weight)
 {
     struct ksf_forest *f = &b->f;
-    b->events += weight != 0;
-    if (b->k == 1) {
-        if (weight == 0)
-            return 0; /* k = 1 has no sequence state to rebuild */
-        uint32_t root = ksf_find_root(b, r);
-        if (root)
-            f->n[root].count += weight;
-        else
-            b->lost++;
-        return root;
-    }
     uint32_t tau, beta = s->beta;
     if (s->n == 0) { /* n mod (k-1) = 0: a new segment (lines 7-11) */
         beta = s->tau;
-        tau = ksf_find_root(b, r);
+        tau = ksf_root_fast(b, r);
     } else { /* lines 13-18 */
         tau = ksf_child(f, s->tau, r);
     }
@@ -93,6 +104,29 @@ static inline uint32_t ksf_item_weighted(struct ksf_builder *b, struct ksf_state
     if (++s->n == b->k - 1)
         s->n = 0;
     return counted;
+}
+
+/* Fig. 6 lines 6-31 for the BL path ID R of the activation whose state is
+ * S, adding WEIGHT to the counted node.  WEIGHT 0 replays an item that an
+ * earlier forest already counted: a stream resumed in a fresh forest (a
+ * chunk handed to another worker, a new pruning epoch) is seeded with each
+ * open activation's last k - 1 IDs this way, so that the n-grams ending in
+ * the new part and starting before it are counted once, and only there. */
+static inline uint32_t ksf_item_weighted(struct ksf_builder *b, struct ksf_state *s, uint64_t r,
+                                         uint64_t weight)
+{
+    b->events += weight != 0;
+    if (b->k == 1) {
+        if (weight == 0)
+            return 0; /* k = 1 has no sequence state to rebuild */
+        uint32_t root = ksf_find_root(b, r);
+        if (root)
+            b->f.n[root].count += weight;
+        else
+            b->lost++;
+        return root;
+    }
+    return ksf_walk(b, s, r, weight);
 }
 
 /* One path event of the stream: Fig. 6 as written. */

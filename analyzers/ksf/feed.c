@@ -40,37 +40,104 @@ struct ksf_state *ksf_seq_state(struct ksf_seq *q, size_t depth)
     return &q->state[depth - 1];
 }
 
-void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
+/* k = 1 (Ball-Larus counting at the roots): one ksf_item per event, by
+ * the same rules as ksf_feed. */
+static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
 {
     const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ev[i];
         size_t depth = pp_act_depth(&q->acts);
-        /* The common event: a path in the middle of the top activation.
-         * common/activations.c would only say "top activation, nothing pushed or
-         * popped" (docs/streaming.md, section 2), so it is skipped. */
-        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
-                                 depth <= q->cap, 1)) {
-            /* A loop that iterates one path repeats the word: the run
-             * goes through Fig. 6 in closed form (build.h, ksf_run). */
-            size_t j = i + 1;
-            while (j < n && ev[j] == w)
-                j++;
-            if (j - i >= KSF_RUN_MIN)
-                ksf_run(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK, j - i);
-            else
-                for (size_t m = i; m < j; m++)
-                    ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
-            i = j - 1;
+        if ((w & special) == 0 && !q->acts.has_half && depth != 0 && depth <= q->cap) {
+            ksf_item(b, &q->state[depth - 1], w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
+        bool pushed;
+        size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
+        if (d != 0) {
+            ksf_item(b, &q->state[d - 1], w & PATHPROF_EV_INDEX_MASK);
+            continue;
+        }
+        struct pp_act_step step;
+        pp_act_feed(&q->acts, w, &step);
+        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
+            !(step.what == PP_ACT_RESUME && step.pushed))
+            continue;
+        struct ksf_state *s = ksf_seq_state(q, step.depth);
+        if (s == NULL) {
+            b->lost += step.what == PP_ACT_PATH;
+            continue;
+        }
+        if (step.what == PP_ACT_PATH)
+            ksf_item(b, s, w & PATHPROF_EV_INDEX_MASK);
+    }
+}
+
+void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
+{
+    if (b->k == 1) {
+        feed_k1(b, q, ev, n);
+        return;
+    }
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    uint64_t paths = 0; /* path events walked here (ksf_run counts its own) */
+    size_t i = 0;
+    while (i < n) {
+        uint64_t w = ev[i];
+        size_t depth = pp_act_depth(&q->acts);
+        /* The common events: paths in the middle of the top activation.
+         * common/activations.c would only say "top activation, nothing
+         * pushed or popped" (docs/streaming.md, section 2), so they skip
+         * it, and the activation's Fig. 6 state stays in registers until
+         * the next call, return or marker. */
+        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
+                                 depth <= q->cap, 1)) {
+            struct ksf_state *sp = &q->state[depth - 1], st = *sp;
+            do {
+                /* A loop that iterates one path repeats the word: the run
+                 * goes through Fig. 6 in closed form (build.h, ksf_run). */
+                size_t j = i + 1;
+                while (j < n && ev[j] == w)
+                    j++;
+                uint64_t r = w & PATHPROF_EV_INDEX_MASK;
+                if (j - i >= KSF_RUN_MIN) {
+                    *sp = st;
+                    ksf_run(b, sp, r, j - i);
+                    st = *sp;
+                } else {
+                    paths += j - i;
+                    for (; i < j; i++)
+                        (void)ksf_walk(b, &st, r, 1);
+                }
+                i = j;
+            } while (i < n && ((w = ev[i]) & special) == 0);
+            *sp = st;
+            continue;
+        }
+        i++;
         /* Calls and returns: most take the fast form (common/activations.h). */
         bool pushed;
         size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
         if (d != 0) {
-            if (pushed)
-                ksf_star(&q->state[d - 1]); /* Fig. 6 lines 1-4 */
-            ksf_item(b, &q->state[d - 1], w & PATHPROF_EV_INDEX_MASK);
+            struct ksf_state *sp = &q->state[d - 1];
+            uint64_t r = w & PATHPROF_EV_INDEX_MASK;
+            paths++;
+            if (pushed) {
+                /* Fig. 6 on a new activation ("*": n = 0, tau = beta =
+                 * null): a segment starts and, with no beta, the root
+                 * counts.  An interpreter's short calls make this a
+                 * third of its events. */
+                uint32_t root = ksf_root_fast(b, r);
+                if (__builtin_expect(root == 0, 0)) {
+                    b->lost++; /* out of memory */
+                    ksf_star(sp);
+                    continue;
+                }
+                b->f.n[root].count++;
+                *sp = (struct ksf_state){.tau = root, .beta = 0, .n = b->k == 2 ? 0 : 1};
+                continue;
+            }
+            (void)ksf_walk(b, sp, r, 1);
             continue;
         }
         struct pp_act_step step;
@@ -85,7 +152,10 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
         }
         if (step.pushed)
             ksf_star(s); /* Fig. 6 lines 1-4: a new activation */
-        if (step.what == PP_ACT_PATH)
-            ksf_item(b, s, w & PATHPROF_EV_INDEX_MASK);
+        if (step.what == PP_ACT_PATH) {
+            paths++;
+            (void)ksf_walk(b, s, w & PATHPROF_EV_INDEX_MASK, 1);
+        }
     }
+    b->events += paths;
 }

@@ -51,13 +51,6 @@ uint32_t ksf_new_node(struct ksf_forest *f, uint64_t label)
     return i;
 }
 
-/* Fibonacci hashing: path indices of one function are consecutive, the
- * multiply spreads them over the high bits. */
-static inline uint32_t slot_of(uint64_t label, uint32_t nslots)
-{
-    return (uint32_t)((label * 0x9E3779B97F4A7C15ull) >> 32) & (nslots - 1);
-}
-
 static int grow_slots(struct ksf_forest *f)
 {
     uint32_t n = f->nslots * 2;
@@ -67,7 +60,7 @@ static int grow_slots(struct ksf_forest *f)
     for (uint32_t i = 0; i < f->nslots; i++) {
         if (f->slot[i].node == 0)
             continue;
-        uint32_t j = slot_of(f->slot[i].label, n);
+        uint32_t j = ksf_slot_of(f->slot[i].label, n);
         while (s[j].node != 0)
             j = (j + 1) & (n - 1);
         s[j] = f->slot[i];
@@ -82,7 +75,7 @@ uint32_t ksf_root_find(const struct ksf_forest *f, uint64_t label)
 {
     if (f->nslots == 0)
         return 0;
-    for (uint32_t j = slot_of(label, f->nslots);; j = (j + 1) & (f->nslots - 1)) {
+    for (uint32_t j = ksf_slot_of(label, f->nslots);; j = (j + 1) & (f->nslots - 1)) {
         if (f->slot[j].node == 0)
             return 0;
         if (f->slot[j].label == label)
@@ -95,7 +88,7 @@ uint32_t ksf_root(struct ksf_forest *f, uint64_t label, int *inserted)
     *inserted = 0;
     if (f->nslots == 0)
         return 0;
-    uint32_t j = slot_of(label, f->nslots);
+    uint32_t j = ksf_slot_of(label, f->nslots);
     for (;; j = (j + 1) & (f->nslots - 1)) {
         if (f->slot[j].node == 0)
             break;
@@ -108,7 +101,7 @@ uint32_t ksf_root(struct ksf_forest *f, uint64_t label, int *inserted)
             f->failed = 1;
             return 0;
         }
-        for (j = slot_of(label, f->nslots); f->slot[j].node != 0; j = (j + 1) & (f->nslots - 1))
+        for (j = ksf_slot_of(label, f->nslots); f->slot[j].node != 0; j = (j + 1) & (f->nslots - 1))
             ;
     }
     uint32_t r = ksf_new_node(f, label);
