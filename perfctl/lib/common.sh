@@ -43,6 +43,12 @@ cflags_of() {
         ppp-hash) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-scope=hash ${PERFCTL_OPT:-}" ;;
         # the same as ppp, the other paths only as a total (no hash table)
         ppp-total) echo "$PP_CFLAGS -fplugin-arg-pathprof-ppp=${PERFCTL_PPP_FILE:?} -fplugin-arg-pathprof-ppp-uninteresting=total ${PERFCTL_OPT:-}" ;;
+        # TPP's two-stage build (docs/tpp.md): plain Ball-Larus and
+        # TPP(PERFCTL_TPP, default 5,5) on the edge counts of a
+        # fprofile-generate run whose .gcda files are in the objects'
+        # directory (perfctl/robustness builds all three there).
+        count-use) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile ${PERFCTL_OPT:-}" ;;
+        tpp) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile -fplugin-arg-pathprof-tpp=${PERFCTL_TPP:-5,5} ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -51,7 +57,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|count-use|tpp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
