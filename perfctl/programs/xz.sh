@@ -49,6 +49,6 @@ prog_cmd() {    # BINDIR WORKDIR SIZE
     # condition variables run as often as the scheduling makes them.
     local t=2
     [ "${PERFCTL_DETERMINISTIC:-0}" = 1 ] && t=1
-    CMD=("$1/xz" -q -T$t --block-size=1MiB -3 -c)
+    CMD=("$1/xz" -q "-T$t" --block-size=1MiB -3 -c)
     CMD_STDIN=$2/input.$3
 }
