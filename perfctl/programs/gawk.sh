@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034
 # gawk 5.2.1 (Debian source package): a big switch-based bytecode
-# interpreter (r_interpret in interpret.h, one switch of ~130 opcodes),
+# interpreter (r_interpret in interpret.h, one switch with 114 opcode cases),
 # 24 translation units, user-defined awk functions called recursively,
 # regular expressions (gnulib's dfa and regex, built natively), associative
 # arrays with four array implementations called through a table of function
