@@ -56,6 +56,12 @@ cflags_of() {
         pgo-ref) echo "-fprofile-use=${PERFCTL_PGO_DIR:?} $PP_CFLAGS -fplugin-arg-pathprof-max-paths=2^61 ${PERFCTL_OPT:-}" ;;
         pgo-tpp-*-*) local ij=${1#pgo-tpp-}
             echo "-fprofile-use=${PERFCTL_PGO_DIR:?} $PP_CFLAGS -fplugin-arg-pathprof-verbose=1 -fplugin-arg-pathprof-tpp=${ij/-/,} ${PERFCTL_OPT:-}" ;;
+        # TPP's two-stage build (docs/tpp.md): plain Ball-Larus and
+        # TPP(PERFCTL_TPP, default 5,5) on the edge counts of a
+        # fprofile-generate run whose .gcda files are in the objects'
+        # directory (perfctl/robustness builds all three there).
+        count-use) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile ${PERFCTL_OPT:-}" ;;
+        tpp) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile -fplugin-arg-pathprof-tpp=${PERFCTL_TPP:-5,5} ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac
 }
@@ -64,7 +70,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*|count-use|tpp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         pgo-gen) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         pgo) echo "${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
