@@ -107,8 +107,10 @@ SQ_HOT uint32_t node_new(struct sequitur *s, uint32_t val)
                 return 0;
             }
             s->grew = true;
+            s->room = 0;
         }
         x = s->nused++;
+        s->room--;
     }
     s->n[x].val = val;
     s->n[x].next = s->n[x].prev = x;
@@ -135,8 +137,10 @@ static uint32_t rule_new(struct sequitur *s)
                 return 0;
             }
             s->grew = true;
+            s->room = 0;
         }
         r = s->nrules_made++;
+        s->room--;
     }
     uint32_t g = node_new(s, SQ_GUARD(r));
     if (g == 0)
@@ -184,10 +188,12 @@ SQ_HOT void tab_put(struct sequitur *s, uint64_t i, uint32_t h, uint32_t x)
     }
     s->n[x].ix = (uint32_t)i + 1;
     s->tab[i].hash = h;
+    s->room--;
     if (++s->tcount * 4 > (s->tmask + 1) * 3) {
         if (grow_table(s) != 0)
             s->failed = true;
         s->grew = true;
+        s->room = 0;
     }
 }
 
@@ -479,12 +485,32 @@ void sq_free(struct sequitur *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Every array's headroom past what sq_need promises at most: entries
+ * that may be taken before sq_room checks again. */
+static void set_room(struct sequitur *s)
+{
+    int64_t m = (int64_t)s->ncap - s->nused, mr = (int64_t)s->rcap - s->nrules_made,
+            mt = (int64_t)((s->tmask + 1) / 2) - (int64_t)s->tcount;
+    if (mr < m)
+        m = mr;
+    if (mt < m)
+        m = mt;
+    s->room = m - SQ_NEED_MAX;
+}
+
 bool sq_room_slow(struct sequitur *s, size_t limit)
 {
+    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
+    /* Every array has its headroom and none grew since the last check
+     * against the limit. */
+    if (!s->grew && s->nused + need <= ncap && s->nrules_made + need <= rcap &&
+        (s->tcount + need) * 2 <= tcap) {
+        set_room(s);
+        return true;
+    }
     /* Made sure of before each append (sq_need); should a cascade need
      * more, the arrays still grow (past the limit, until the next check
      * closes the grammar). */
-    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
     while (s->nused + need > ncap)
         ncap *= 2;
     while (s->nrules_made + need > rcap)
@@ -500,7 +526,11 @@ bool sq_room_slow(struct sequitur *s, size_t limit)
     while (s->tmask + 1 < tcap && grow_table(s) == 0)
         ;
     s->grew = false;
-    return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
+    if (s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap) {
+        set_room(s);
+        return true;
+    }
+    return false;
 }
 
 static inline void drain_limbo(struct sequitur *s)
