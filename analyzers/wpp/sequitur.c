@@ -485,27 +485,13 @@ void sq_free(struct sequitur *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Every array's headroom past what sq_need promises at most: entries
- * that may be taken before sq_room checks again. */
-static void set_room(struct sequitur *s)
-{
-    int64_t m = (int64_t)s->ncap - s->nused, mr = (int64_t)s->rcap - s->nrules_made,
-            mt = (int64_t)((s->tmask + 1) / 2) - (int64_t)s->tcount;
-    if (mr < m)
-        m = mr;
-    if (mt < m)
-        m = mt;
-    s->room = m - SQ_NEED_MAX;
-}
-
 bool sq_room_slow(struct sequitur *s, size_t limit)
 {
     uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
     /* Every array has its headroom and none grew since the last check
      * against the limit. */
-    if (!s->grew && s->nused + need <= ncap && s->nrules_made + need <= rcap &&
-        (s->tcount + need) * 2 <= tcap) {
-        set_room(s);
+    if (!s->grew && sq_margin(s) >= (int64_t)need) {
+        s->room = sq_margin(s) - SQ_NEED_MAX;
         return true;
     }
     /* Made sure of before each append (sq_need); should a cascade need
@@ -527,7 +513,7 @@ bool sq_room_slow(struct sequitur *s, size_t limit)
         ;
     s->grew = false;
     if (s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap) {
-        set_room(s);
+        s->room = sq_margin(s) - SQ_NEED_MAX;
         return true;
     }
     return false;

@@ -176,15 +176,30 @@ static inline uint64_t sq_need(const struct sequitur *s)
 }
 /* The most sq_need can be: a run of 2^64 - 1, a spine of SQ_CUR_SPINE. */
 #define SQ_NEED_MAX (SQ_HEADROOM + 16u * 64u + 16u * (SQ_CUR_SPINE + 2u))
+/* The arrays' least headroom: free nodes, rules, index slots below half
+ * load. */
+static inline int64_t sq_margin(const struct sequitur *s)
+{
+    int64_t m = (int64_t)s->ncap - s->nused, mr = (int64_t)s->rcap - s->nrules_made,
+            mt = (int64_t)((s->tmask + 1) / 2) - (int64_t)s->tcount;
+    m = mr < m ? mr : m;
+    return mt < m ? mt : m;
+}
 static inline bool sq_room(struct sequitur *s, size_t limit)
 {
-    /* The common case, once per symbol: since sq_room_slow found every
-     * array SQ_NEED_MAX + room entries short of full (and none grew past
-     * the limit), fewer than room entries were taken, so sq_need's
-     * headroom is there.  The same answer as sq_room_slow's, without
-     * computing sq_need and three margins per symbol. */
+    /* The common case, once per symbol: since the arrays were found
+     * SQ_NEED_MAX + room entries short of full (and none grew past the
+     * limit), fewer than room entries were taken, so sq_need's headroom
+     * is there.  The same answer as sq_room_slow's, with one test. */
     if (__builtin_expect(s->room > 0, 1))
         return true;
+    /* Closer to full (the node array, whose free list serves most
+     * appends, stays there for millions of symbols): sq_need itself. */
+    int64_t m = sq_margin(s);
+    if (__builtin_expect(!s->grew && m >= (int64_t)sq_need(s), 1)) {
+        s->room = m - SQ_NEED_MAX;
+        return true;
+    }
     return sq_room_slow(s, limit);
 }
 
