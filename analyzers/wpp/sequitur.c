@@ -107,8 +107,10 @@ SQ_HOT uint32_t node_new(struct sequitur *s, uint32_t val)
                 return 0;
             }
             s->grew = true;
+            s->room = 0;
         }
         x = s->nused++;
+        s->room--;
     }
     s->n[x].val = val;
     s->n[x].next = s->n[x].prev = x;
@@ -135,8 +137,10 @@ static uint32_t rule_new(struct sequitur *s)
                 return 0;
             }
             s->grew = true;
+            s->room = 0;
         }
         r = s->nrules_made++;
+        s->room--;
     }
     uint32_t g = node_new(s, SQ_GUARD(r));
     if (g == 0)
@@ -184,10 +188,12 @@ SQ_HOT void tab_put(struct sequitur *s, uint64_t i, uint32_t h, uint32_t x)
     }
     s->n[x].ix = (uint32_t)i + 1;
     s->tab[i].hash = h;
+    s->room--;
     if (++s->tcount * 4 > (s->tmask + 1) * 3) {
         if (grow_table(s) != 0)
             s->failed = true;
         s->grew = true;
+        s->room = 0;
     }
 }
 
@@ -481,10 +487,16 @@ void sq_free(struct sequitur *s)
 
 bool sq_room_slow(struct sequitur *s, size_t limit)
 {
+    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
+    /* Every array has its headroom and none grew since the last check
+     * against the limit. */
+    if (!s->grew && sq_margin(s) >= (int64_t)need) {
+        s->room = sq_margin(s) - SQ_NEED_MAX;
+        return true;
+    }
     /* Made sure of before each append (sq_need); should a cascade need
      * more, the arrays still grow (past the limit, until the next check
      * closes the grammar). */
-    uint64_t ncap = s->ncap, rcap = s->rcap, tcap = s->tmask + 1, need = sq_need(s);
     while (s->nused + need > ncap)
         ncap *= 2;
     while (s->nrules_made + need > rcap)
@@ -500,7 +512,11 @@ bool sq_room_slow(struct sequitur *s, size_t limit)
     while (s->tmask + 1 < tcap && grow_table(s) == 0)
         ;
     s->grew = false;
-    return s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap;
+    if (s->ncap >= ncap && s->rcap >= rcap && s->tmask + 1 >= tcap) {
+        s->room = sq_margin(s) - SQ_NEED_MAX;
+        return true;
+    }
+    return false;
 }
 
 static inline void drain_limbo(struct sequitur *s)
@@ -731,8 +747,9 @@ static void cursor_end(struct sequitur *s)
     cursor_end_at(s, nprev(s, s->cur_at[0]));
 }
 
-/* VT matched the terminal the cursor expected: on to the next one. */
-static __attribute__((noinline)) void cursor_advance(struct sequitur *s, uint32_t vt)
+/* VT matched the terminal the cursor expected: on to the next one.
+ * Returns 0 (sq_append_slow's answer: a tail call there). */
+static __attribute__((noinline)) int cursor_advance(struct sequitur *s, uint32_t vt)
 {
     s->cur_buf[s->cur_len++] = vt;
     uint32_t d = s->cur_depth - 1, x = s->cur_at[d], nx;
@@ -742,7 +759,7 @@ static __attribute__((noinline)) void cursor_advance(struct sequitur *s, uint32_
             /* X, in cur_m's rule, is matched whole. */
             if (SQ_IS_GUARD(nval(s, nx)) || nx == s->cur_stop) {
                 cursor_end_at(s, x);
-                return;
+                return 0;
             }
             s->cur_seg = s->cur_len;
             break;
@@ -762,6 +779,7 @@ static __attribute__((noinline)) void cursor_advance(struct sequitur *s, uint32_
     s->cur_at[d] = nx;
     if (s->cur_nspine == SQ_CUR_SPINE || s->cur_len == SQ_CUR_BUF || !cursor_descend(s, nx))
         cursor_end(s);
+    return 0;
 }
 
 /* Terminal VT, not part of a run, into the grammar: the cursor's next
@@ -852,46 +870,54 @@ static inline bool cursor_step(struct sequitur *s, uint32_t vt)
     return true;
 }
 
-/* The pending run ends: one symbol goes to the cursor, a longer run ends
- * the cursor's match and goes in as powers. */
-static __attribute__((noinline)) void flush_pending(struct sequitur *s)
+/* The pending run V^K (K >= 1) ends: one symbol goes to the cursor, a
+ * longer run ends the cursor's match and goes in as powers.  -1 when
+ * memory ran out (and no run is pending then: a repeat fails too). */
+static __attribute__((noinline)) int flush_pending(struct sequitur *s, uint32_t v, uint64_t k)
 {
-    uint64_t k = s->run_len;
-    s->run_len = 0;
     if (k == 1) {
-        feed(s, s->run_val);
-        return;
+        feed(s, v);
+    } else {
+        if (s->cur_m != 0)
+            cursor_end(s);
+        flush_run(s, v, k);
     }
-    if (s->cur_m != 0)
-        cursor_end(s);
-    flush_run(s, s->run_val, k);
+    if (__builtin_expect(s->failed, 0)) {
+        s->run_len = 0;
+        return -1;
+    }
+    return 0;
 }
 
 int sq_append_slow(struct sequitur *s, uint32_t t)
 {
-    if (s->run_len == 1 && s->cur_m != 0 &&
-        nval(s, s->cur_at[s->cur_depth - 1]) == s->run_val) {
-        /* The input goes on repeating what the cursor follows. */
-        if (!cursor_step(s, s->run_val))
-            cursor_advance(s, s->run_val);
-    } else {
-        if (s->run_len != 0)
-            flush_pending(s);
-        if (s->failed)
-            return -1;
-    }
+    /* T becomes the pending run first, so that the pending run's way into
+     * the grammar is a tail call (nothing kept across it: no registers
+     * saved and restored per symbol). */
+    uint64_t k = s->run_len;
+    uint32_t v = s->run_val;
     s->run_val = SQ_TERM(t);
     s->run_len = 1;
     s->length++;
     if (t >= s->nterms)
         s->nterms = t + 1;
-    return 0;
+    if (k == 1 && s->cur_m != 0 && nval(s, s->cur_at[s->cur_depth - 1]) == v) {
+        /* The input goes on repeating what the cursor follows. */
+        if (cursor_step(s, v))
+            return 0;
+        return cursor_advance(s, v);
+    }
+    if (k == 0)
+        return s->failed ? -1 : 0;
+    return flush_pending(s, v, k);
 }
 
 void sq_finish(struct sequitur *s)
 {
-    if (s->run_len != 0)
-        flush_pending(s);
+    uint64_t k = s->run_len;
+    s->run_len = 0;
+    if (k != 0)
+        flush_pending(s, s->run_val, k);
     if (s->cur_m != 0)
         cursor_end(s);
     s->finishing = true;

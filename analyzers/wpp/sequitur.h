@@ -116,6 +116,11 @@ struct sequitur {
     struct { uint32_t val, end; } cur_spine[SQ_CUR_SPINE];
     uint32_t *cur_buf;   /* SQ_CUR_BUF terminals */
     uint64_t deaths;     /* rules inlined so far */
+    /* Nodes, rules and index slots that may still be taken (each counts
+     * one) before sq_room must look at the arrays again: sq_room_slow sets
+     * it to the least headroom past SQ_NEED_MAX, and a growth mid-cascade
+     * to 0.  The check before each symbol is then one test. */
+    int64_t room;
     bool finishing;      /* sq_finish: the last digram is checked too */
     bool grew;           /* an array grew outside sq_room (mid-cascade) */
     bool failed;         /* out of memory: the grammar is incomplete */
@@ -169,15 +174,32 @@ static inline uint64_t sq_need(const struct sequitur *s)
     return SQ_HEADROOM + (s->run_len ? 16u * (64u - (unsigned)__builtin_clzll(s->run_len)) : 0) +
            (s->cur_m ? 16u * (s->cur_nspine + 2u) : 0);
 }
+/* The most sq_need can be: a run of 2^64 - 1, a spine of SQ_CUR_SPINE. */
+#define SQ_NEED_MAX (SQ_HEADROOM + 16u * 64u + 16u * (SQ_CUR_SPINE + 2u))
+/* The arrays' least headroom: free nodes, rules, index slots below half
+ * load. */
+static inline int64_t sq_margin(const struct sequitur *s)
+{
+    int64_t m = (int64_t)s->ncap - s->nused, mr = (int64_t)s->rcap - s->nrules_made,
+            mt = (int64_t)((s->tmask + 1) / 2) - (int64_t)s->tcount;
+    m = mr < m ? mr : m;
+    return mt < m ? mt : m;
+}
 static inline bool sq_room(struct sequitur *s, size_t limit)
 {
-    /* The common case, once per symbol: every array has its headroom and
-     * none grew since sq_room_slow checked them against the limit. */
-    uint64_t need = sq_need(s);
-    if (__builtin_expect(!s->grew && s->nused + need <= s->ncap &&
-                             s->nrules_made + need <= s->rcap &&
-                             (s->tcount + need) * 2 <= s->tmask + 1, 1))
+    /* The common case, once per symbol: since the arrays were found
+     * SQ_NEED_MAX + room entries short of full (and none grew past the
+     * limit), fewer than room entries were taken, so sq_need's headroom
+     * is there.  The same answer as sq_room_slow's, with one test. */
+    if (__builtin_expect(s->room > 0, 1))
         return true;
+    /* Closer to full (the node array, whose free list serves most
+     * appends, stays there for millions of symbols): sq_need itself. */
+    int64_t m = sq_margin(s);
+    if (__builtin_expect(!s->grew && m >= (int64_t)sq_need(s), 1)) {
+        s->room = m - SQ_NEED_MAX;
+        return true;
+    }
     return sq_room_slow(s, limit);
 }
 

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static size_t bytes_of(const struct wpp_symbols *m)
+{
+    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot + sizeof m->cache;
+}
+
 static inline uint64_t hash(uint64_t w1, uint64_t w2)
 {
     uint64_t h = (w1 ^ (w2 * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull;
@@ -24,6 +29,7 @@ int wpp_symbols_init(struct wpp_symbols *m)
     }
     for (unsigned i = 0; i < WPP_SYM_CACHE; i++)
         m->cache[i].w1 = UINT64_MAX;
+    m->bytes = bytes_of(m);
     return 0;
 }
 
@@ -50,6 +56,7 @@ static int grow(struct wpp_symbols *m)
         return -1;
     m->by_id = v;
     m->cap = cap;
+    m->bytes = bytes_of(m);
     uint64_t mask = m->mask * 2 + 1;
     uint32_t *slot = calloc(mask + 1, sizeof *slot);
     if (slot == NULL)
@@ -63,6 +70,7 @@ static int grow(struct wpp_symbols *m)
     free(m->slot);
     m->slot = slot;
     m->mask = mask;
+    m->bytes = bytes_of(m);
     return 0;
 }
 

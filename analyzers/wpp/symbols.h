@@ -25,6 +25,7 @@ struct wpp_symbols {
     uint32_t n, cap;
     uint32_t *slot;        /* id + 1, 0 empty */
     uint64_t mask;
+    size_t bytes;          /* what the arrays hold (wpp_symbols_bytes) */
     /* Path events recently looked up, direct-mapped by their low bits (a
      * loop's few paths stay here): w1 UINT64_MAX, a marker's word, never
      * matches one. */
@@ -36,10 +37,10 @@ void wpp_symbols_free(struct wpp_symbols *m);
 /* Forgets every symbol, keeping the arrays (the next epoch's table). */
 void wpp_symbols_reset(struct wpp_symbols *m);
 /* Bytes the table holds (checked before every symbol that is not a
- * repeat: inline). */
+ * repeat: kept up to date by init and grow, one load here). */
 static inline size_t wpp_symbols_bytes(const struct wpp_symbols *m)
 {
-    return m->cap * sizeof *m->by_id + (m->mask + 1) * sizeof *m->slot + sizeof m->cache;
+    return m->bytes;
 }
 /* The symbol's number, a new one when first seen; UINT32_MAX when memory
  * ran out. */
