@@ -144,6 +144,15 @@ void pp_act_free(struct pp_act_stack *s);
 /* Applies one word of the stream; describes what it did in *STEP. */
 void pp_act_feed(struct pp_act_stack *s, uint64_t word, struct pp_act_step *step);
 
+/* Whether STEP moves a k-iteration analyzer's sequence state: a path
+ * event, a function entry, or a RESUME that pushed a new activation (one
+ * the stack had lost); other markers only pop or note. */
+static inline bool pp_act_step_feeds_sequence(const struct pp_act_step *step)
+{
+    return step->what == PP_ACT_PATH || step->what == PP_ACT_ENTER ||
+           (step->what == PP_ACT_RESUME && step->pushed);
+}
+
 /* Pushes a copy of A (its func, frame, origin, serial) as a new top, or a
  * lost one when out of memory, as a pushed word would: a stack rebuilt
  * from a copy of another's top part (the ksf fan-out's checkpoint) then

@@ -83,8 +83,7 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         }
         struct pp_act_step step;
         pp_act_feed(&q->acts, w, &step);
-        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
-            !(step.what == PP_ACT_RESUME && step.pushed))
+        if (!pp_act_step_feeds_sequence(&step))
             continue;
         struct kp_act *s = act_at(t, q, step.depth);
         if (s == NULL) {

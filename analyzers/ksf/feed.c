@@ -60,8 +60,7 @@ static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev
         }
         struct pp_act_step step;
         pp_act_feed(&q->acts, w, &step);
-        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
-            !(step.what == PP_ACT_RESUME && step.pushed))
+        if (!pp_act_step_feeds_sequence(&step))
             continue;
         struct ksf_state *s = ksf_seq_state(q, step.depth);
         if (s == NULL) {
@@ -142,8 +141,7 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
         }
         struct pp_act_step step;
         pp_act_feed(&q->acts, w, &step);
-        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
-            !(step.what == PP_ACT_RESUME && step.pushed))
+        if (!pp_act_step_feeds_sequence(&step))
             continue;
         struct ksf_state *s = ksf_seq_state(q, step.depth);
         if (s == NULL) {

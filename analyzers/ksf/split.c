@@ -170,8 +170,7 @@ struct ksf_job *ksf_owner_batch(struct ksf_owner *o, const uint64_t *ev, size_t 
         for (; low > now; low--)
             if (low > 1)
                 failed |= capture(o, low - 1, real0);
-        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
-            !(step.what == PP_ACT_RESUME && step.pushed))
+        if (!pp_act_step_feeds_sequence(&step))
             continue;
         if (grow_windows(o, step.depth) != 0) {
             failed = 1;

@@ -515,8 +515,7 @@ static inline __attribute__((always_inline)) void win_feed_impl(struct win *W, s
         }
         struct pp_act_step step;
         pp_act_feed(&q->acts, w, &step);
-        if (step.what != PP_ACT_PATH && step.what != PP_ACT_ENTER &&
-            !(step.what == PP_ACT_RESUME && step.pushed))
+        if (!pp_act_step_feeds_sequence(&step))
             continue;
         seq_room(q, step.depth, K);
         if (step.pushed)
