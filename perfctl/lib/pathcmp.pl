@@ -8,7 +8,10 @@
 # (F functions that ran, P distinct (function, path ID) pairs, T the sum of
 # their counts, all from the counting profile; exact: the stream profile's
 # STREAM section) and, on stderr, the first MAXDIFF (default 10) functions
-# whose counts differ, with both counts of their first differing paths.
+# whose counts differ, with both counts of their first differing paths,
+# after a line that says how many differing functions have the same total
+# in both runs (flow split differently: the program's own nondeterminism)
+# and how many have different totals (events lost or gained).
 # Exit status 0 when equal and exact, 1 otherwise, 2 on unreadable input.
 #
 # --totals-only names functions whose branches read the clock (a CLI's
@@ -90,6 +93,14 @@ for my $k (keys %all) {
 if (@diff) {
     printf STDERR "pathcmp: %d function(s) differ%s:\n", scalar @diff,
         @diff > $maxdiff ? ", the first $maxdiff by difference" : '';
+    # A function whose total is the same in both runs lost no event: its
+    # flow went down other paths (a program that compares heap addresses
+    # or names random files takes other branches run to run; count the
+    # same mode twice to see it). A different total is events lost or
+    # gained.
+    my $split = grep { $_->[2] == $_->[3] } @diff;
+    printf STDERR "pathcmp: %d with the same total in both (paths split differently), "
+        . "%d with different totals (events lost or gained)\n", $split, @diff - $split;
     for my $d (@diff[0 .. ($#diff < $maxdiff - 1 ? $#diff : $maxdiff - 1)]) {
         my ($k, $ct, $st, $bad, $cp, $sp, $why) = @$d[1 .. 7];
         my ($name, $file) = split /\t/, $k;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# perfctl/lib/pathcmp.pl, crosscheck's oracle (stream = count path for
+# path): on `report --json` documents written here in docs/json.md's line
+# layout, it says equal only when every path's count is, tells a function
+# whose flow split differently (same total) from one that lost events
+# (another total), and exits 1 on either, 2 on a document that is not a
+# report.
+. "$(dirname "$0")/lib/tap.sh"
+cd "$T" || exit 1
+CMP=$TAP_ROOT/perfctl/lib/pathcmp.pl
+
+# doc MODE EXACT F:ID=N,... ...: a report --json document
+doc() {
+    local mode=$1 exact=$2 f
+    shift 2
+    echo '{"format":1,'
+    echo " \"mode\":\"$mode\","
+    [ "$exact" = - ] || echo " \"stream\":{\"exact\":$exact},"
+    echo ' "functions":['
+    for f in "$@"; do
+        echo "  {\"name\":\"${f%%:*}\",\"file\":\"t.c\",\"line\":1,\"checksum\":\"0x1\",\"paths\":["
+        local p rest=${f#*:}
+        for p in ${rest//,/ }; do echo "   {\"id\":${p%%=*},\"count\":${p#*=}},"; done
+        echo '  ]},'
+    done
+    echo ' ]}'
+}
+
+doc count - f:0=5,1=3 g:0=7 >c.json
+doc stream true f:0=5,1=3 g:0=7 >s-same.json
+doc stream true f:0=4,1=4 g:0=7 >s-split.json
+doc stream true f:0=5,1=2 g:0=7 >s-lost.json
+doc stream false f:0=5,1=3 g:0=7 >s-inexact.json
+
+perl "$CMP" c.json s-same.json >out 2>err
+is "$?" 0 "equal documents: exit 0"
+is "$(cat out)" "functions 2 paths 3 total 15 equal yes exact yes" "equal documents: the facts line"
+
+perl "$CMP" c.json s-split.json >out 2>err
+is "$?" 1 "a split flow: exit 1"
+like "$(cat err)" "1 with the same total in both \(paths split differently\), 0 with different totals" \
+    "a split flow is told as such"
+like "$(cat err)" "f \(t\.c\): count 8, stream 8; 2 path\(s\) differ: path 0 5/4, path 1 3/4" "and its paths named"
+
+perl "$CMP" c.json s-lost.json >out 2>err
+is "$?" 1 "a lost event: exit 1"
+like "$(cat err)" "0 with the same total in both .*, 1 with different totals \(events lost or gained\)" \
+    "a lost event is told as such"
+
+perl "$CMP" c.json s-inexact.json >out 2>err
+is "$?" 1 "a stream that says it is not exact: exit 1"
+like "$(cat out)" "equal yes exact no" "equal but not exact"
+
+echo '{}' >bad.json
+perl "$CMP" c.json bad.json >out 2>err
+is "$?" 2 "not a report: exit 2"
+like "$(cat err)" "bad\.json: no \"mode\"" "and the file is named"
+done_testing
