@@ -4,7 +4,8 @@
 # line "... (N more lines)" with N exactly the lines left out, and its
 # last line; a path under the limit is printed whole. The program is
 # written here, so its lines are known by construction: walk()'s long
-# path runs lines 8 to 8+N-1 (N assignments, the store and the return).
+# path runs lines 8 to 8+N+1 (N assignments, the store and the return).
+# Unsigned arithmetic: it wraps, so the sanitizer builds see no overflow.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/cli/lib.sh"
 pp_require_build
@@ -14,18 +15,18 @@ for N in 30 9; do
     {
         echo '#include <stdio.h>'
         echo '#include <stdlib.h>'
-        echo 'static volatile int sink;'
-        echo '__attribute__((noinline)) static int walk(int x)'
+        echo 'static volatile unsigned sink;'
+        echo '__attribute__((noinline)) static unsigned walk(unsigned x)'
         echo '{'
         echo '    if (x > 1000)'
-        echo '        return -1;'
-        for ((i = 1; i <= N; i++)); do echo "    x = x * 3 + $i; /* L$i */"; done
+        echo '        return 0;'
+        for ((i = 1; i <= N; i++)); do echo "    x = x * 3u + $i; /* L$i */"; done
         echo '    sink = x;'
         echo '    return x;'
         echo '}'
         echo 'int main(int argc, char **argv)'
         echo '{'
-        echo '    printf("%d\n", walk(argc > 1 ? atoi(argv[1]) : 1));'
+        echo '    printf("%u\n", walk(argc > 1 ? (unsigned)atoi(argv[1]) : 1u));'
         echo '    return 0;'
         echo '}'
     } >"lp$N.c"
