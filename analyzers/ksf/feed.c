@@ -40,6 +40,22 @@ struct ksf_state *ksf_seq_state(struct ksf_seq *q, size_t depth)
     return &q->state[depth - 1];
 }
 
+/* The general form of one word (a marker, or a call or return the fast
+ * form does not take): the activation stack's step, and the sequence
+ * state it moves, or NULL when it moves none or its activation is past
+ * the cap (a path there is counted lost). */
+static struct ksf_state *feed_slow(struct ksf_builder *b, struct ksf_seq *q, uint64_t w,
+                                   struct pp_act_step *step)
+{
+    pp_act_feed(&q->acts, w, step);
+    if (!pp_act_step_feeds_sequence(step))
+        return NULL;
+    struct ksf_state *s = ksf_seq_state(q, step->depth);
+    if (s == NULL)
+        b->lost += step->what == PP_ACT_PATH;
+    return s;
+}
+
 /* k = 1 (Ball-Larus counting at the roots): one ksf_item per event, by
  * the same rules as ksf_feed. */
 static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
@@ -59,14 +75,9 @@ static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev
             continue;
         }
         struct pp_act_step step;
-        pp_act_feed(&q->acts, w, &step);
-        if (!pp_act_step_feeds_sequence(&step))
+        struct ksf_state *s = feed_slow(b, q, w, &step);
+        if (s == NULL)
             continue;
-        struct ksf_state *s = ksf_seq_state(q, step.depth);
-        if (s == NULL) {
-            b->lost += step.what == PP_ACT_PATH;
-            continue;
-        }
         if (step.what == PP_ACT_PATH)
             ksf_item(b, s, w & PATHPROF_EV_INDEX_MASK);
     }
@@ -140,14 +151,9 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
             continue;
         }
         struct pp_act_step step;
-        pp_act_feed(&q->acts, w, &step);
-        if (!pp_act_step_feeds_sequence(&step))
+        struct ksf_state *s = feed_slow(b, q, w, &step);
+        if (s == NULL)
             continue;
-        struct ksf_state *s = ksf_seq_state(q, step.depth);
-        if (s == NULL) {
-            b->lost += step.what == PP_ACT_PATH;
-            continue;
-        }
         if (step.pushed)
             ksf_star(s); /* Fig. 6 lines 1-4: a new activation */
         if (step.what == PP_ACT_PATH) {
