@@ -18,24 +18,10 @@
 #    refused.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
+. "$(dirname "$0")/tpp/lib.sh"
 pp_require_build
 pp_flags
 SRC=$TAP_ROOT/tests/tpp/branches.c
-TPPCHECK=$TAP_ROOT/tests/oracle/tppcheck.pl
-
-# build DIR NAME [GCC FLAGS...]: DIR/prog.c into DIR/NAME, reading DIR/prog.gcda
-build() {
-    local d=$1 name=$2; shift 2
-    # shellcheck disable=SC2086
-    (cd "$d" && "$PP_GCC" -g "$@" -c prog.c -o prog.o && "$PP_GCC" prog.o -o "$name" $_pp_libs) \
-        >"$d/$name.log" 2>&1
-}
-# run DIR BIN INPUT: DIR/BIN-INPUT.prof and its report --json, DIR/BIN-INPUT.json
-run_json() {
-    local d=$1 bin=$2 in=$3
-    (cd "$d" && PATHPROF_OUT=$d/$bin-$in.prof PATHPROF_QUIET=1 "./$bin" "$in" >"$bin-$in.out") &&
-        pp_json "$d/$bin-$in.prof" >"$d/$bin-$in.json"
-}
 # numbering JSON: per function its numbering and counts, the source aside
 numbering() {
     perl -MJSON::PP -0ne 'for my $f (sort { $a->{name} cmp $b->{name} } @{decode_json($_)->{functions}}) {
@@ -46,27 +32,25 @@ numbering() {
         print "  $_->{id} $_->{count}\n" for sort { $a->{id} <=> $b->{id} } @{$f->{paths}};
     }' "$1"
 }
-source_of() { perl -MJSON::PP -0ne 'print decode_json($_)->{tpp}{edge_source}' "$1"; }
+source_of() { jget "$1" '$j->{tpp}{edge_source}'; }
 
 for level in O0 O2; do
     d=$T/$level
     mkdir -p "$d" && cp "$SRC" "$d/prog.c"
-    # shellcheck disable=SC2086
-    if ! (cd "$d" && "$PP_GCC" -"$level" -fprofile-generate ${PP_SAN_CFLAGS:-} prog.c -c -o prog.o &&
-          "$PP_GCC" -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen && ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
+    if ! tpp_train "$d" -"$level"; then
         fail "-$level: training run with -fprofile-generate" "$(cat "$d/gen.log")"; continue
     fi
     # Same CFG: every build reads the .gcda (it changes the CFG at -O2).
     ok "-$level: BLPP with -fprofile-use builds and profiles the training input" \
-        eval 'build "$d" blppu -"$level" -fprofile-use $_pp_cflags && run_json "$d" blppu train'
+        eval 'tpp_build "$d" blppu -"$level" -fprofile-use $_pp_cflags && tpp_run_json "$d" blppu train'
     for cfg in 5,0 10,10 5,15; do
         n=${cfg/,/-}
         ok "-$level TPP($cfg): builds from GCC's counts and from the BLPP profile" \
-            eval 'build "$d" gcc$n -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=$cfg &&
-                  build "$d" pp$n -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=$cfg \
+            eval 'tpp_build "$d" gcc$n -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=$cfg &&
+                  tpp_build "$d" pp$n -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=$cfg \
                       -fplugin-arg-pathprof-edge-profile="$d/blppu-train.prof"'
         for in in train other; do
-            run_json "$d" "gcc$n" "$in" && run_json "$d" "pp$n" "$in" ||
+            tpp_run_json "$d" "gcc$n" "$in" && tpp_run_json "$d" "pp$n" "$in" ||
                 fail "-$level TPP($cfg) $in: runs and its profiles read"
             is "$(numbering "$d/pp$n-$in.json")" "$(numbering "$d/gcc$n-$in.json")" \
                 "-$level TPP($cfg) $in: numbering, cold counters, derived paths and counts equal GCC-sourced TPP's"
@@ -82,21 +66,20 @@ for level in O0 O2; do
     p=$d/plain
     mkdir -p "$p" && cp "$SRC" "$p/prog.c"
     ok "-$level plain: BLPP builds, profiles training, TPP(5, 0) and TPP(5, 15) build from it" \
-        eval 'build "$p" blpp -"$level" $_pp_cflags && run_json "$p" blpp train &&
+        eval 'tpp_build "$p" blpp -"$level" $_pp_cflags && tpp_run_json "$p" blpp train &&
               mv "$p/blpp-train.prof" "$p/edges.prof" &&
-              build "$p" tpp -"$level" $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+              tpp_build "$p" tpp -"$level" $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
                   -fplugin-arg-pathprof-edge-profile="$p/edges.prof" &&
-              build "$p" tppj -"$level" $_pp_cflags -fplugin-arg-pathprof-tpp=5,15 \
+              tpp_build "$p" tppj -"$level" $_pp_cflags -fplugin-arg-pathprof-tpp=5,15 \
                   -fplugin-arg-pathprof-edge-profile="$p/edges.prof"'
     for in in train other; do
-        run_json "$p" blpp "$in" || fail "-$level plain blpp $in: runs"
+        tpp_run_json "$p" blpp "$in" || fail "-$level plain blpp $in: runs"
         for b in tpp tppj; do
-            if ! run_json "$p" "$b" "$in"; then
+            if ! tpp_run_json "$p" "$b" "$in"; then
                 fail "-$level plain $b $in: runs and its profile reads"; continue
             fi
             ok "-$level plain $b $in: same output as BLPP" diff "$p/blpp-$in.out" "$p/$b-$in.out"
-            pp_check_out=$(perl "$TPPCHECK" "$p/$b-$in.json" "$p/blpp-$in.json" 2>&1)
-            pp_tap_lines <<<"$(sed "s/\t/\t-$level plain $b $in: /" <<<"$pp_check_out")"
+            tpp_check "-$level plain $b $in" "$p/$b-$in.json" "$p/blpp-$in.json"
         done
     done
     ok "-$level plain: every function has an edge profile" \
@@ -132,9 +115,9 @@ refused "plugin argument 'edge-profile' needs a file" tpp=5,0 edge-profile=
 
 # A function absent from the profile: plain Ball-Larus, flagged.
 ok "a profile without classify (exclude=classify) builds and runs" \
-    eval 'build "$p" blppx -O0 $_pp_cflags -fplugin-arg-pathprof-exclude=classify && run_json "$p" blppx train &&
-          build "$p" tppx -O0 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
-              -fplugin-arg-pathprof-edge-profile="$p/blppx-train.prof" && run_json "$p" tppx other'
+    eval 'tpp_build "$p" blppx -O0 $_pp_cflags -fplugin-arg-pathprof-exclude=classify && tpp_run_json "$p" blppx train &&
+          tpp_build "$p" tppx -O0 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+              -fplugin-arg-pathprof-edge-profile="$p/blppx-train.prof" && tpp_run_json "$p" tppx other'
 is "$(perl -MJSON::PP -0ne 'print join " ", map { "$_->{name}=" . ($_->{tpp}{edge_profile} ? 1 : 0) } sort { $a->{name} cmp $b->{name} } @{decode_json($_)->{functions}}' "$p/tppx-other.json")" \
    "classify=0 early=1 main=1 never_in_training=1 once=1 pick=1 rec=1" "absent function: tpp-no-edge-profile, the others from the profile"
 done_testing

@@ -11,50 +11,33 @@
 # configuration; a library's in-memory counts survive its dlclose.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
+. "$(dirname "$0")/tpp/lib.sh"
 pp_require_build
 pp_flags
 SRC=$TAP_ROOT/tests/tpp/branches.c
-TPPCHECK=$TAP_ROOT/tests/oracle/tppcheck.pl
 PROJ=$TAP_ROOT/tests/oracle/tppproj.pl
-
-# build DIR NAME [GCC FLAGS...]: DIR/prog.c into DIR/NAME, reading DIR/prog.gcda
-build() {
-    local d=$1 name=$2; shift 2
-    # shellcheck disable=SC2086
-    (cd "$d" && "$PP_GCC" -g "$@" -c prog.c -o prog.o && "$PP_GCC" prog.o -o "$name" $_pp_libs) \
-        >"$d/$name.log" 2>&1
-}
-# run_json DIR BIN INPUT [VAR=VALUE...]: DIR/BIN on INPUT, its report --json in DIR/BIN-INPUT.json
-run_json() {
-    local d=$1 bin=$2 in=$3; shift 3
-    (cd "$d" && env PATHPROF_OUT="$d/$bin-$in.prof" PATHPROF_QUIET=1 "$@" "./$bin" "$in" >"$bin-$in.out") &&
-        pp_json "$d/$bin-$in.prof" >"$d/$bin-$in.json"
-}
-jget() { perl -MJSON::PP -0ne "my \$j = decode_json(\$_); print $2" "$1"; }
 
 # Configurations: NAME and plugin arguments; each is built in both modes.
 declare -A cfg=([t50]="tpp=5,0" [t50n]="tpp=5,0 tpp-obvious=0" [t515]="tpp=5,15" [t1010]="tpp=10,10")
 for level in O0 O2; do
     d=$T/$level
     mkdir -p "$d" && cp "$SRC" "$d/prog.c"
-    # shellcheck disable=SC2086
-    if ! (cd "$d" && "$PP_GCC" -"$level" -fprofile-generate ${PP_SAN_CFLAGS:-} prog.c -c -o prog.o &&
-          "$PP_GCC" -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen && ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
+    if ! tpp_train "$d" -"$level"; then
         fail "-$level: training run with -fprofile-generate" "$(cat "$d/gen.log")"; continue
     fi
-    builds='build "$d" plain -"$level" -fprofile-use ${PP_SAN_CFLAGS:-} &&
-            build "$d" blpp -"$level" -fprofile-use $_pp_cflags'
+    builds='tpp_build "$d" plain -"$level" -fprofile-use ${PP_SAN_CFLAGS:-} &&
+            tpp_build "$d" blpp -"$level" -fprofile-use $_pp_cflags'
     for c in "${!cfg[@]}"; do
         args=$(sed 's/\([^ ]*\)/-fplugin-arg-pathprof-\1/g' <<<"${cfg[$c]}")
-        builds+=" && build \"\$d\" c$c -$level -fprofile-use \$_pp_cflags $args"
-        builds+=" && build \"\$d\" s$c -$level -fprofile-use \$_pp_cflags $args -fplugin-arg-pathprof-mode=stream"
+        builds+=" && tpp_build \"\$d\" c$c -$level -fprofile-use \$_pp_cflags $args"
+        builds+=" && tpp_build \"\$d\" s$c -$level -fprofile-use \$_pp_cflags $args -fplugin-arg-pathprof-mode=stream"
     done
     ok "-$level: builds with -fprofile-use: plain, BLPP, and TPP(5, 0) with and without obvious paths, TPP(5, 15), TPP(10, 10), each in counting and in stream mode" \
         eval "$builds"
     for in in train other; do
         (cd "$d" && ./plain "$in" >"plain-$in.out")
         for b in blpp c{t50,t50n,t515,t1010} s{t50,t50n,t515,t1010}; do
-            if ! run_json "$d" "$b" "$in"; then
+            if ! tpp_run_json "$d" "$b" "$in"; then
                 fail "-$level $b $in: runs and its profile reads"; continue
             fi
             ok "-$level $b $in: same output as the plain build" diff "$d/plain-$in.out" "$d/$b-$in.out"
@@ -62,8 +45,7 @@ for level in O0 O2; do
         for c in t50 t50n t515 t1010; do
             is "$(perl "$PROJ" "$d/s$c-$in.json")" "$(perl "$PROJ" "$d/c$c-$in.json")" \
                 "-$level $in: ${cfg[$c]} in stream mode: the counting build's profile (measured, derived, cold, every path)"
-            pp_check_out=$(perl "$TPPCHECK" "$d/s$c-$in.json" "$d/blpp-$in.json" 2>&1)
-            pp_tap_lines <<<"$(sed "s/\t/\t-$level stream ${cfg[$c]} $in vs BLPP: /" <<<"$pp_check_out")"
+            tpp_check "-$level stream ${cfg[$c]} $in vs BLPP" "$d/s$c-$in.json" "$d/blpp-$in.json"
             ev=$(jget "$d/s$c-$in.json" '$j->{stream}{events}')
             want=$(jget "$d/s$c-$in.json" '$j->{paths_executed} - $j->{tpp}{derived}')
             is "$ev" "$want" "-$level $in: ${cfg[$c]} stream: one event per path run that is not obvious"
@@ -73,7 +55,7 @@ for level in O0 O2; do
         ok "-$level $in: TPP(5, 0) has cold flow" test "$(jget "$d/st50-$in.json" '$j->{tpp}{cold}')" -gt 0
         # Two analyzer threads: blpp instances merged, the in-memory counts added once.
         (cd "$d" && cp st50 st50a2)
-        run_json "$d" st50a2 "$in" PATHPROF_ANALYZERS=2 || fail "-$level st50 $in: runs with PATHPROF_ANALYZERS=2"
+        tpp_run_json "$d" st50a2 "$in" PATHPROF_ANALYZERS=2 || fail "-$level st50 $in: runs with PATHPROF_ANALYZERS=2"
         is "$(perl "$PROJ" "$d/st50a2-$in.json")" "$(perl "$PROJ" "$d/ct50-$in.json")" \
             "-$level $in: TPP(5, 0) stream with two analyzer threads: the counting build's profile"
     done
@@ -103,7 +85,7 @@ done
 # analyzer takes its stream.
 d=$T/noprofile
 mkdir -p "$d" && cp "$SRC" "$d/prog.c"
-ok "no -fprofile-use: TPP(5, 0) stream builds" eval 'build "$d" tpp -O2 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 -fplugin-arg-pathprof-mode=stream'
+ok "no -fprofile-use: TPP(5, 0) stream builds" eval 'tpp_build "$d" tpp -O2 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 -fplugin-arg-pathprof-mode=stream'
 (cd "$d" && PATHPROF_ANALYZER=blpp,ksf PATHPROF_OUT=$d/k.prof ./tpp other >/dev/null 2>k.err)
 ok "no edge profile: ksf accepted (plain Ball-Larus paths)" eval '! grep -q "ignoring stream translation unit" "$d/k.err" && test -s "$d/k.prof"'
 
@@ -113,14 +95,12 @@ ok "no edge profile: ksf accepted (plain Ball-Larus paths)" eval '! grep -q "ign
 # increments run by several threads gets a warning.
 d=$T/threads
 mkdir -p "$d" && cp "$TAP_ROOT/tests/tpp/threads.c" "$d/prog.c"
-# shellcheck disable=SC2086
-if (cd "$d" && "$PP_GCC" -O2 -pthread -fprofile-generate ${PP_SAN_CFLAGS:-} -c prog.c -o prog.o &&
-    "$PP_GCC" -pthread -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen && ./gen >/dev/null) >"$d/gen.log" 2>&1; then
+if tpp_train "$d" -O2 -pthread; then
     ok "threads: builds: BLPP stream, TPP(5, 0) stream with atomic and with plain updates" \
-        eval 'build "$d" blpp -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-mode=stream &&
-              build "$d" atomic -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+        eval 'tpp_build "$d" blpp -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-mode=stream &&
+              tpp_build "$d" atomic -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
                   -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-update=atomic &&
-              build "$d" single -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+              tpp_build "$d" single -O2 -pthread -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
                   -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-update=single'
     for b in blpp atomic single; do
         (cd "$d" && PATHPROF_OUT=$d/$b.prof "./$b" >"$b.out" 2>"$b.err") &&
@@ -129,8 +109,7 @@ if (cd "$d" && "$PP_GCC" -O2 -pthread -fprofile-generate ${PP_SAN_CFLAGS:-} -c p
     ok "threads: same output" diff "$d/blpp.out" "$d/atomic.out"
     ok "threads: update=atomic derives obvious paths ($(jget "$d/atomic.json" '$j->{tpp}{derived}'))" \
         test "$(jget "$d/atomic.json" '$j->{tpp}{derived}')" -gt 0
-    pp_check_out=$(perl "$TPPCHECK" "$d/atomic.json" "$d/blpp.json" 2>&1)
-    pp_tap_lines <<<"$(sed "s/\t/\tthreads update=atomic vs BLPP stream: /" <<<"$pp_check_out")"
+    tpp_check "threads update=atomic vs BLPP stream" "$d/atomic.json" "$d/blpp.json"
     ok "threads: update=single: a warning that derived counts may be low, naming update=atomic" \
         grep -q "[0-9]* threads ran code of prog.c, whose TPP obvious paths are counted in memory with plain increments .*-fprofile-update=atomic" "$d/single.err"
     ok "threads: update=atomic: no such warning" eval '! grep -q "plain increments" "$d/atomic.err"'
@@ -172,8 +151,7 @@ if (cd "$d" && "$PP_GCC" -O2 ${PP_SAN_CFLAGS:-} dlrun.c -o dlrun -ldl -Wl,--no-a
         "dlopen: TPP(5, 0) stream library, loaded twice: the counting build's profile"
     ok "dlopen: derived counts of both loads ($(jget "$d/st50.json" '$j->{tpp}{derived}'))" \
         test "$(jget "$d/st50.json" '$j->{tpp}{derived}')" -gt 0
-    pp_check_out=$(perl "$TPPCHECK" "$d/st50.json" "$d/blpp.json" 2>&1)
-    pp_tap_lines <<<"$(sed "s/\t/\tdlopen stream vs BLPP: /" <<<"$pp_check_out")"
+    tpp_check "dlopen stream vs BLPP" "$d/st50.json" "$d/blpp.json"
     for b in ct50 st50; do
         rm -f "$d/$b-fork.prof"
         (cd "$d" && PATHPROF_OUT=$d/$b-fork.prof PATHPROF_ACCUMULATE=1 PATHPROF_QUIET=1 "./$b-fork" other >"$b-fork.out") &&

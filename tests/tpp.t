@@ -11,63 +11,46 @@
 # where TPP's are. Program output must not change.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/programs.sh"
+. "$(dirname "$0")/tpp/lib.sh"
 pp_require_build
 pp_flags
 declare -A derived
 SRC=$TAP_ROOT/tests/tpp/branches.c
-TPPCHECK=$TAP_ROOT/tests/oracle/tppcheck.pl
 
-# build DIR NAME [GCC FLAGS...]: DIR/prog.c into DIR/NAME, reading DIR/prog.gcda
-build() {
-    local d=$1 name=$2; shift 2
-    # shellcheck disable=SC2086
-    (cd "$d" && "$PP_GCC" -g "$@" -c prog.c -o prog.o && "$PP_GCC" prog.o -o "$name" $_pp_libs) \
-        >"$d/$name.log" 2>&1
-}
-# json DIR BIN INPUT: run DIR/BIN on INPUT, its report --json in DIR/BIN-INPUT.json
-run_json() {
-    local d=$1 bin=$2 in=$3
-    (cd "$d" && PATHPROF_OUT=$d/$bin-$in.prof PATHPROF_QUIET=1 "./$bin" "$in" >"$bin-$in.out") &&
-        pp_json "$d/$bin-$in.prof" >"$d/$bin-$in.json"
-}
 # cold JSON: the profile's cold flow, from the top-level "tpp" object
-cold_of() { perl -MJSON::PP -0ne 'print decode_json($_)->{tpp}{cold}' "$1"; }
+cold_of() { jget "$1" '$j->{tpp}{cold}'; }
 npaths_of() { perl -MJSON::PP -0ne 'my $s = 0; $s += $_->{npaths} for @{decode_json($_)->{functions}}; print $s' "$1"; }
 
 for level in O0 O2; do
     d=$T/$level
     mkdir -p "$d" && cp "$SRC" "$d/prog.c"
     # Every build of one level takes the sanitizer flags of the test build
-    # (PP_SAN_CFLAGS, in _pp_cflags too): they change the control flow, and
-    # -fprofile-use refuses a CFG other than the training run's.
-    # shellcheck disable=SC2086
-    if ! (cd "$d" && "$PP_GCC" -"$level" -fprofile-generate ${PP_SAN_CFLAGS:-} prog.c -c -o prog.o &&
-          "$PP_GCC" -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen && ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
+    # (PP_SAN_CFLAGS, in _pp_cflags too; tpp_train's too).
+    if ! tpp_train "$d" -"$level"; then
         fail "-$level: training run with -fprofile-generate" "$(cat "$d/gen.log")"; continue
     fi
     ok "-$level: builds with -fprofile-use: plain, BLPP, TPP(5, 0) with and without obvious paths, TPP(0, 0), TPP(5, 0) hashed, TPP(5, 15), TPP(10, 10)" \
-        eval 'build "$d" plain -"$level" -fprofile-use ${PP_SAN_CFLAGS:-} &&
-              build "$d" blpp -"$level" -fprofile-use $_pp_cflags &&
-              build "$d" tpp -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 &&
-              build "$d" tppn -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+        eval 'tpp_build "$d" plain -"$level" -fprofile-use ${PP_SAN_CFLAGS:-} &&
+              tpp_build "$d" blpp -"$level" -fprofile-use $_pp_cflags &&
+              tpp_build "$d" tpp -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 &&
+              tpp_build "$d" tppn -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
                   -fplugin-arg-pathprof-tpp-obvious=0 &&
-              build "$d" tpp0 -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=0,0 &&
-              build "$d" tpph -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+              tpp_build "$d" tpp0 -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=0,0 &&
+              tpp_build "$d" tpph -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
                   -fplugin-arg-pathprof-hash-threshold=1 &&
-              build "$d" tppj -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,15 &&
-              build "$d" tppk -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=10,10'
+              tpp_build "$d" tppj -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=5,15 &&
+              tpp_build "$d" tppk -"$level" -fprofile-use $_pp_cflags -fplugin-arg-pathprof-tpp=10,10'
     for in in train other; do
         (cd "$d" && ./plain "$in" >"plain-$in.out")
         for b in blpp tpp tppn tpp0 tpph tppj tppk; do
-            if ! run_json "$d" "$b" "$in"; then
+            if ! tpp_run_json "$d" "$b" "$in"; then
                 fail "-$level $b $in: runs and its profile reads"; continue
             fi
             ok "-$level $b $in: same output as the plain build" diff "$d/plain-$in.out" "$d/$b-$in.out"
         done
         for b in tpp tppn tpp0 tpph tppj tppk; do
-            pp_check_out=$(perl "$TPPCHECK" "$d/$b-$in.json" "$d/blpp-$in.json" 2>&1)
-            pp_tap_lines <<<"$(sed "s/\t/\t-$level $b $in: /" <<<"$pp_check_out")"
-            derived[$b]=$(sed -n 's/^# derived_functions //p' <<<"$pp_check_out")
+            tpp_check "-$level $b $in" "$d/$b-$in.json" "$d/blpp-$in.json"
+            derived[$b]=$(sed -n 's/^# derived_functions //p' <<<"$tpp_check_out")
         done
         ok "-$level $in: TPP(5, 0) derives obvious paths in some function (${derived[tpp]})" test "${derived[tpp]:-0}" -gt 0
         is "${derived[tppn]}" 0 "-$level $in: tpp-obvious=0 derives none"
@@ -91,15 +74,8 @@ done
 # C++ exceptions: cold EH edges, paths thrown into a landing pad.
 d=$T/eh
 mkdir -p "$d" && cp "$TAP_ROOT/tests/tpp/throws.cc" "$d/prog.cc"
-# shellcheck disable=SC2086
-if (cd "$d" && g++ -O2 -fprofile-generate ${PP_SAN_CFLAGS:-} -c prog.cc -o prog.o &&
-    g++ -fprofile-generate ${PP_SAN_CFLAGS:-} prog.o -o gen &&
-    ./gen train >/dev/null) >"$d/gen.log" 2>&1; then
-    ehbuild() {
-        local name=$1; shift
-        # shellcheck disable=SC2086
-        (cd "$d" && g++ -O2 -fprofile-use "$@" -c prog.cc -o prog.o && g++ prog.o -o "$name" $_pp_libs) >"$d/$name.log" 2>&1
-    }
+if TPP_CC=g++ TPP_SOURCES=prog.cc tpp_train "$d" -O2; then
+    ehbuild() { TPP_CC=g++ TPP_SOURCES=prog.cc tpp_build "$d" "$1" -O2 -fprofile-use "${@:2}"; }
     ok "C++: builds with -fprofile-use: plain, BLPP, TPP(5, 0), TPP(5, 15)" \
         eval 'ehbuild plain ${PP_SAN_CFLAGS:-} && ehbuild blpp $_pp_cflags &&
               ehbuild tpp $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 &&
@@ -107,12 +83,11 @@ if (cd "$d" && g++ -O2 -fprofile-generate ${PP_SAN_CFLAGS:-} -c prog.cc -o prog.
     for in in train other; do
         (cd "$d" && ./plain "$in" >"plain-$in.out")
         for b in blpp tpp tppj; do
-            run_json "$d" "$b" "$in" || fail "C++ $b $in: runs and its profile reads"
+            tpp_run_json "$d" "$b" "$in" || fail "C++ $b $in: runs and its profile reads"
             ok "C++ $b $in: same output as the plain build" diff "$d/plain-$in.out" "$d/$b-$in.out"
         done
         for b in tpp tppj; do
-            pp_check_out=$(perl "$TPPCHECK" "$d/$b-$in.json" "$d/blpp-$in.json" 2>&1)
-            pp_tap_lines <<<"$(sed "s/\t/\tC++ $b $in: /" <<<"$pp_check_out")"
+            tpp_check "C++ $b $in" "$d/$b-$in.json" "$d/blpp-$in.json"
         done
     done
     ok "C++: throwing on every third call sends flow through cold edges" test "$(cold_of "$d/tpp-other.json")" -gt 0
@@ -123,9 +98,9 @@ fi
 # Without an edge profile: plain Ball-Larus paths, and the profile says so.
 d=$T/noprofile
 mkdir -p "$d" && cp "$SRC" "$d/prog.c"
-ok "no -fprofile-use: builds" eval 'build "$d" blpp -O2 $_pp_cflags &&
-    build "$d" tpp -O2 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0'
-run_json "$d" blpp other && run_json "$d" tpp other
+ok "no -fprofile-use: builds" eval 'tpp_build "$d" blpp -O2 $_pp_cflags &&
+    tpp_build "$d" tpp -O2 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0'
+tpp_run_json "$d" blpp other && tpp_run_json "$d" tpp other
 paths_of() { perl -MJSON::PP -0ne 'for my $f (@{decode_json($_)->{functions}}) { print "$f->{name} $_->{id} $_->{count}\n" for @{$f->{paths}} }' "$1"; }
 is "$(paths_of "$d/tpp-other.json")" "$(paths_of "$d/blpp-other.json")" \
     "no edge profile: the same path counts as BLPP"
