@@ -28,6 +28,7 @@ static void die(const char *what, const char *file)
 }
 
 #include "trace-words.h"
+#include "wpp-epochs.h"
 
 /* Encodes the finished grammar as the analyzer's grammar_encode does and
  * counts its bytes. */
@@ -69,57 +70,49 @@ int main(int argc, char **argv)
     for (uint32_t t = 0; t < nthreads; t++) {
         const uint64_t *w = threads[t].w;
         size_t n = threads[t].n;
-        struct sequitur sq;
-        struct wpp_symbols syms;
+        struct wpp_epoch e;
         if (n == 0)
             continue;
-        if (sq_init(&sq) != 0 || wpp_symbols_init(&syms) != 0)
-            die("out of memory", argv[1]);
+        epoch_init(&e, limit, argv[1]);
         double c0 = cpu_now();
         uint64_t last = UINT64_MAX, ewords = 0, epoch = 0;
         for (size_t i = 0; i < n; i++) {
-            uint64_t w1 = w[i], w2 = 0;
-            if ((w1 & PATHPROF_EV_MARKER) && i + 1 < n)
-                w2 = w[++i];
-            else if (w1 == last && !(w1 & PATHPROF_EV_MARKER) && sq_in_run(&sq)) {
+            uint64_t w2, w1 = epoch_event(w, n, &i, &w2);
+            if (w1 == last && !(w1 & PATHPROF_EV_MARKER) && sq_in_run(&e.sq)) {
                 size_t j = i + 1; /* as the analyzer's consume does */
                 while (j < n && w[j] == w1)
                     j++;
-                sq_run_more(&sq, j - i);
+                sq_run_more(&e.sq, j - i);
                 symbols += j - i;
                 ewords += j - i;
                 i = j - 1;
                 continue;
             }
-            size_t sb = wpp_symbols_bytes(&syms);
-            if (sq.length != 0 && (2 * sb >= limit || !sq_room(&sq, limit - 2 * sb))) {
-                sq_finish(&sq);
-                gbytes += encoded(&sq, &syms, t + 1, epoch++, ewords, &out);
+            if (epoch_full(&e)) {
+                size_t sb = wpp_symbols_bytes(&e.syms);
+                sq_finish(&e.sq);
+                gbytes += encoded(&e.sq, &e.syms, t + 1, epoch++, ewords, &out);
                 ewords = 0;
-                rules += sq.nrules_live;
-                if (sq_bytes(&sq) + sb > peak)
-                    peak = sq_bytes(&sq) + sb;
-                sq_reset(&sq); /* as the analyzer's next_epoch does */
-                wpp_symbols_reset(&syms);
+                rules += e.sq.nrules_live;
+                if (sq_bytes(&e.sq) + sb > peak)
+                    peak = sq_bytes(&e.sq) + sb;
+                epoch_next(&e);
                 epochs++;
             }
-            uint32_t id = wpp_symbols_id(&syms, w1, w2);
-            if (id == UINT32_MAX || sq_append(&sq, id) != 0)
-                die("out of memory", argv[1]);
+            epoch_append(&e, w1, w2, argv[1]);
             last = w2 == 0 ? w1 : UINT64_MAX;
             symbols++;
             ewords += w2 == 0 ? 1 : 2;
         }
-        sq_finish(&sq);
-        gbytes += encoded(&sq, &syms, t + 1, epoch, ewords, &out);
+        sq_finish(&e.sq);
+        gbytes += encoded(&e.sq, &e.syms, t + 1, epoch, ewords, &out);
         cpu += cpu_now() - c0;
-        rules += sq.nrules_live;
-        if (sq_bytes(&sq) + wpp_symbols_bytes(&syms) > peak)
-            peak = sq_bytes(&sq) + wpp_symbols_bytes(&syms);
+        rules += e.sq.nrules_live;
+        if (sq_bytes(&e.sq) + wpp_symbols_bytes(&e.syms) > peak)
+            peak = sq_bytes(&e.sq) + wpp_symbols_bytes(&e.syms);
         epochs++;
         words += n;
-        sq_free(&sq);
-        wpp_symbols_free(&syms);
+        epoch_free(&e);
     }
     pprt_buf_free(&out);
     printf("threads %u words %llu symbols %llu epochs %llu rules %llu peak_bytes %zu "

@@ -1,7 +1,7 @@
 /* wpp-verify.c - the wpp analyzer's grammars of a real trace checked as
  * tests/wpp/unit.c checks its inputs': each thread's words numbered and
  * appended as the analyzer does (epochs at PATHPROF_WPP_MAX, as in
- * wpp-replay.c, runs included), and every epoch's grammar, once finished,
+ * wpp-replay.c, runs included; wpp-epochs.h), and every epoch's grammar, once finished,
  * expanded and compared with the epoch's symbols and checked for digram
  * uniqueness, rule utility, use counts and the index (unit.c's
  * properties()).  For changes to sequitur.c that the small inputs of the
@@ -24,6 +24,7 @@ static void die(const char *what, const char *file)
 }
 
 #include "../../perfctl/micro/trace-words.h"
+#include "../../perfctl/micro/wpp-epochs.h"
 
 static uint32_t *ids;
 static size_t nids, capids;
@@ -57,25 +58,17 @@ int main(int argc, char **argv)
     for (uint32_t t = 0; t < nthreads; t++) {
         const uint64_t *w = threads[t].w;
         size_t nw = threads[t].n;
-        struct sequitur sq;
-        struct wpp_symbols syms;
+        struct wpp_epoch e;
         if (nw == 0)
             continue;
-        if (sq_init(&sq) != 0 || wpp_symbols_init(&syms) != 0)
-            die("out of memory", argv[1]);
+        epoch_init(&e, limit, argv[1]);
         for (size_t i = 0; i < nw; i++) {
-            uint64_t w1 = w[i], w2 = 0;
-            if ((w1 & PATHPROF_EV_MARKER) && i + 1 < nw)
-                w2 = w[++i];
-            size_t sb = wpp_symbols_bytes(&syms);
-            if (sq.length != 0 && (2 * sb >= limit || !sq_room(&sq, limit - 2 * sb))) {
-                check_epoch(&sq, t + 1, epochs++);
-                sq_reset(&sq);
-                wpp_symbols_reset(&syms);
+            uint64_t w2, w1 = epoch_event(w, nw, &i, &w2);
+            if (epoch_full(&e)) {
+                check_epoch(&e.sq, t + 1, epochs++);
+                epoch_next(&e);
             }
-            uint32_t id = wpp_symbols_id(&syms, w1, w2);
-            if (id == UINT32_MAX || sq_append(&sq, id) != 0)
-                die("out of memory", argv[1]);
+            uint32_t id = epoch_append(&e, w1, w2, argv[1]);
             if (nids == capids) {
                 capids = capids ? 2 * capids : 1024;
                 ids = realloc(ids, capids * sizeof *ids);
@@ -84,9 +77,8 @@ int main(int argc, char **argv)
             }
             ids[nids++] = id;
         }
-        check_epoch(&sq, t + 1, epochs++);
-        sq_free(&sq);
-        wpp_symbols_free(&syms);
+        check_epoch(&e.sq, t + 1, epochs++);
+        epoch_free(&e);
         words += nw;
     }
     printf("wpp-verify: %llu epochs of %llu words: every grammar expands to its symbols and "
