@@ -17,16 +17,36 @@
 #                 "truncated" edges; the paper's footnote 5), and paths are
 #                 matched by blocks and real edges, as in
 #                 tests/oracle/tppcheck.pl; both profiles' paths are also
-#                 split where either was cut (max-paths).
+#                 split where either was cut (max-paths). Functions are
+#                 matched copy for copy (copy_id below), so a static
+#                 function of a header compiled into several TUs is
+#                 compared TU by TU.
 #   noprofile     functions compiled with tpp but without edge profile
 # Prints "static_paths hashed cold_pct aodf noprofile".
 use strict;
 use warnings;
 use JSON::PP;
 
+die "usage: perfctl/lib/tpp-stats.pl TPP.json BLPP.json\n" unless @ARGV == 2;
 sub load { local $/; open my $fh, '<', $_[0] or die "$_[0]: $!\n"; decode_json(<$fh>) }
-my ($t, $b) = map { load($_) } @ARGV[0, 1];
+my ($tp, $bp) = map { load($_) } @ARGV[0, 1];
 sub key { my ($blocks, $edges) = @_; join(' ', @$blocks) . ' | ' . join(' ', map { "$_->[0]-$_->[1]" } @$edges) }
+# Which copy of a function an entry is. A static (inline) function of a
+# header is compiled into every TU that includes it, each copy with the
+# blocks GCC made of it there (zstd's ZSTD_count, in a dozen TUs), and
+# its bb indices mean other code in each. The report merges copies that
+# are one build (same checksum and graph) and lists the others apart, but
+# a TPP checksum is not BLPP's (it covers the numbering), so the copy is
+# told by name, file, line and the source lines of its blocks
+# (block_lines: bb index -> lines), which every build of one TU takes from
+# the same CFG before numbering. Entries with the same copy_id are summed:
+# that is the same code, which BLPP may have merged where TPP, its copies'
+# cold edges differing, did not.
+sub copy_id {
+    my $f = shift;
+    my $bl = $f->{block_lines} || {};
+    join("\0", $f->{file} // '', $f->{name}, $f->{line}, map { "$_=$bl->{$_}" } sort { $a <=> $b } keys %$bl);
+}
 # BLPP path Q split at the edges of CUT: [blocks, edges, count] pieces
 # (edges[i] joins blocks[i] and blocks[i + 1], then the closing edge).
 sub split_path {
@@ -45,7 +65,7 @@ sub split_path {
 }
 
 my ($static, $hashed, $cold, $all) = (0, 0, 0, 0);
-for my $f (@{ $t->{functions} }) {
+for my $f (@{ $tp->{functions} }) {
     $static += $f->{npaths} + (($f->{tpp} && $f->{tpp}{edge_profile}) ? 1 : 0);
     $hashed += grep { $_ eq 'hash' } @{ $f->{flags} };
     $cold += $f->{tpp} ? $f->{tpp}{cold} : 0;
@@ -57,47 +77,52 @@ for my $f (@{ $t->{functions} }) {
 # paths that TPP, numbering fewer, may not, and a cut path would match no
 # TPP path (lz4's LZ4HC_compress_generic_noDictCtx). Both sides are split
 # at the union and their pieces summed.
-my (%tcount, %cut);
-for my $prof ($t, $b) {
+my (%tcount, %bcount, %cut);
+for my $prof ($tp, $bp) {
     for my $f (@{ $prof->{functions} }) {
-        my $n = "$f->{file}:$f->{name}";
+        my $n = copy_id($f);
         $cut{$n}{"$_->[0]-$_->[1]"} = 1 for @{ $f->{tpp} ? $f->{tpp}{truncated} || [] : [] };
         for my $q (@{ $f->{paths} }) {
             $cut{$n}{"$q->{edges}[-1][0]-$q->{edges}[-1][1]"} = 1 if ($q->{end} // '') eq 'cut' && @{ $q->{edges} };
         }
     }
 }
-for my $f (@{ $t->{functions} }) {
-    my $n = "$f->{file}:$f->{name}";
-    for my $q (@{ $f->{paths} }) {
-        for my $p (split_path($q, $cut{$n} || {})) {
-            my $k = key($p->[0], $p->[1]);
-            $tcount{$n}{$k}[0] += $p->[2];
-            $tcount{$n}{$k}[1] = scalar @{ $p->[0] };
+# Per copy, path key -> [count, length in blocks], both profiles split alike.
+for ([ $tp, \%tcount ], [ $bp, \%bcount ]) {
+    my ($prof, $into) = @$_;
+    for my $f (@{ $prof->{functions} }) {
+        my $n = copy_id($f);
+        $into->{$n} ||= {};
+        for my $q (@{ $f->{paths} }) {
+            for my $p (split_path($q, $cut{$n} || {})) {
+                my $k = key($p->[0], $p->[1]);
+                $into->{$n}{$k}[0] += $p->[2];
+                $into->{$n}{$k}[1] = scalar @{ $p->[0] };
+            }
         }
     }
 }
-my ($flow, $under, $over) = (0, 0, 0);
-for my $f (@{ $b->{functions} }) {
-    my $n = "$f->{file}:$f->{name}";
+my ($flow, $under, $over, $unmatched) = (0, 0, 0, 0);
+for my $n (keys %bcount) {
+    my $bc = $bcount{$n};
     my $tc = $tcount{$n} || {};
-    my %bc;
-    for my $q (@{ $f->{paths} }) {
-        for my $p (split_path($q, $cut{$n} || {})) {
-            my $k = key($p->[0], $p->[1]);
-            $bc{$k}[0] += $p->[2];
-            $bc{$k}[1] = scalar @{ $p->[0] };
-        }
-    }
-    for my $k (keys %bc) {
-        my ($want, $len) = @{ $bc{$k} };
+    $unmatched++ if !$tcount{$n} && %$bc;
+    for my $k (keys %$bc) {
+        my ($want, $len) = @{ $bc->{$k} };
         my $got = $tc->{$k} ? $tc->{$k}[0] : 0;
         $flow += $want * $len;
         $under += ($want - $got) * $len if $got < $want;
         $over += ($got - $want) * $len if $got > $want;
     }
-    # TPP paths BLPP never ran: all overcount
-    $over += $tc->{$_}[0] * $tc->{$_}[1] for grep { !$bc{$_} } keys %$tc;
 }
+# TPP paths BLPP never ran (in copies BLPP has or not): all overcount
+for my $n (keys %tcount) {
+    my $bc = $bcount{$n} || {};
+    $unmatched++ if !$bcount{$n} && %{ $tcount{$n} };
+    $over += $_->[0] * $_->[1] for map { $tcount{$n}{$_} } grep { !$bc->{$_} } keys %{ $tcount{$n} };
+}
+# A copy that ran in one profile and is absent from the other: the
+# builds differ (other sources or flags), or block_lines do.
+warn "tpp-stats.pl: $unmatched function copies that ran are in only one of $ARGV[0] and $ARGV[1]\n" if $unmatched;
 printf "%d %d %.3f %.3f %d\n", $static, $hashed, $all ? 100 * $cold / $all : 0,
-  $flow ? 100 - 100 * ($under + $over) / $flow : 100, $t->{tpp} ? $t->{tpp}{no_edge_profile} : 0;
+  $flow ? 100 - 100 * ($under + $over) / $flow : 100, $tp->{tpp} ? $tp->{tpp}{no_edge_profile} : 0;
