@@ -2,9 +2,10 @@
 # perfctl/lib/tpp-stats.pl, the attribution of definite flow (AoDF) of
 # perfctl/tpp-all and tpp-bench, on a program of two TUs that both compile
 # the static functions of one header (tests/tpp/inline.h), as zstd's
-# headers are compiled into a dozen of its TUs: each copy is an entry of
-# its own in the profile, same name and file, its block numbers meaning
-# other code. AoDF must compare copy with copy:
+# ZSTD_count is compiled into six of its TUs: copies that differ are
+# entries of their own in the profile, same name and file, their block
+# numbers meaning other code (mix) or the same blocks in another graph
+# (count_bits). AoDF must compare copy with copy:
 #  - plain Ball-Larus against itself, and TPP(0, 0) (nothing cold: every
 #    path measured or derived exactly) against Ball-Larus: 100%, on the
 #    training input and another;

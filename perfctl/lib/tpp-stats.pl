@@ -33,15 +33,19 @@ my ($tp, $bp) = map { load($_) } @ARGV[0, 1];
 sub key { my ($blocks, $edges) = @_; join(' ', @$blocks) . ' | ' . join(' ', map { "$_->[0]-$_->[1]" } @$edges) }
 # Which copy of a function an entry is. A static (inline) function of a
 # header is compiled into every TU that includes it, each copy with the
-# blocks GCC made of it there (zstd's ZSTD_count, in a dozen TUs), and
-# its bb indices mean other code in each. The report merges copies that
-# are one build (same checksum and graph) and lists the others apart, but
-# a TPP checksum is not BLPP's (it covers the numbering), so the copy is
-# told by name, file, line and the source lines of its blocks
+# blocks and edges GCC made of it there. The report merges the copies
+# that are one build (same checksum and graph) and lists the others
+# apart: zstd's ZSTD_count, in six TUs, is three entries of one name and
+# file, one of which runs; counting every entry's flow against all the
+# entries of that name (as this script did) scored plain BLPP 87%
+# against itself. Where the copies' blocks differ, a bb index means other
+# code in each. A TPP checksum is not BLPP's (it covers the numbering), so
+# a copy is told by name, file, line and the source lines of its blocks
 # (block_lines: bb index -> lines), which every build of one TU takes from
-# the same CFG before numbering. Entries with the same copy_id are summed:
-# that is the same code, which BLPP may have merged where TPP, its copies'
-# cold edges differing, did not.
+# the same CFG before numbering. Entries with the same copy_id are summed,
+# in both profiles: the same blocks, and paths keyed by blocks and edges
+# (ZSTD_count's three entries; or copies BLPP merged and TPP, their cold
+# edges differing, did not).
 sub copy_id {
     my $f = shift;
     my $bl = $f->{block_lines} || {};

@@ -1,6 +1,6 @@
 /* tests/tpp-stats.t: static functions of a header, compiled into both
- * inline-a.c and inline-b.c, as zstd's headers do (ZSTD_count and others
- * in a dozen TUs). Each TU calls them through a volatile pointer, which
+ * inline-a.c and inline-b.c, as zstd's headers are (ZSTD_count in six
+ * TUs). Each TU calls them through a volatile pointer, which
  * no inliner sees through: a copy stays in each TU, and the profile has an
  * entry per copy.
  *
@@ -8,7 +8,8 @@
  * other blocks (bb indices) than inline-b.c's: the two copies are two
  * profile entries of the same name and file whose block numbers mean other
  * code. count_bits: the same source in both TUs, called with other values,
- * so its edge counts (and under TPP its cold edges) differ by TU. */
+ * so its edge counts (and under TPP its cold edges) differ by TU: at -O2
+ * with -fprofile-use, the same blocks, another graph (as ZSTD_count's). */
 #ifndef INLINE_H
 #define INLINE_H
 
