@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/tpp/lib.sh - what the TPP tests (tests/tpp*.t) share: the
 # two-stage build TPP is made for (a -fprofile-generate run on the training
 # input, then builds with -fprofile-use, with and without the plugin), a
