@@ -166,19 +166,30 @@ const char *pp_ep_load(const char *path)
 
 const struct pp_ep_func *pp_ep_find(const char *name, const char *file, uint64_t checksum)
 {
-    const struct pp_ep_func *by_sum = NULL;
+    const struct pp_ep_func *by_file = NULL, *by_sum = NULL;
     size_t i, n_by_sum = 0;
 
+    /* A header's static (or inline) function compiled into several TUs is
+       one entry per distinct copy (the reader merges copies with the same
+       name, file and checksum), so name and file alone can match a copy
+       other than this TU's: the one with this checksum is ours.  When none
+       has it, the first of that name and file is returned, and the caller
+       says the function changed.  */
     for (i = 0; i < nfuncs; i++) {
         if (strcmp(funcs[i].name, name) != 0)
             continue;
-        if (!strcmp(funcs[i].file, file))
-            return &funcs[i];
-        if (funcs[i].checksum == checksum) {
+        if (!strcmp(funcs[i].file, file)) {
+            if (funcs[i].checksum == checksum)
+                return &funcs[i];
+            if (!by_file)
+                by_file = &funcs[i];
+        } else if (funcs[i].checksum == checksum) {
             by_sum = &funcs[i];
             n_by_sum++;
         }
     }
+    if (by_file)
+        return by_file;
     return n_by_sum == 1 ? by_sum : NULL;
 }
 

@@ -43,9 +43,11 @@ struct pp_ep_func {
    storage) saying what is wrong with the file, without its name.  */
 const char *pp_ep_load (const char *path);
 
-/* The function NAME of FILE: the one with that name and file, else the
-   only one with that name and CHECKSUM (the file name as given to gcc may
-   differ between the two builds), else NULL.  */
+/* The function NAME of FILE: the one with that name, file and CHECKSUM
+   (a header's function has one entry per distinct copy), else the first
+   with that name and file (the caller reports the changed checksum), else
+   the only one with that name and CHECKSUM (the file name as given to gcc
+   may differ between the two builds), else NULL.  */
 const struct pp_ep_func *pp_ep_find (const char *name, const char *file,
                                      uint64_t checksum);
 

@@ -120,4 +120,27 @@ ok "a profile without classify (exclude=classify) builds and runs" \
               -fplugin-arg-pathprof-edge-profile="$p/blppx-train.prof" && tpp_run_json "$p" tppx other'
 is "$(perl -MJSON::PP -0ne 'print join " ", map { "$_->{name}=" . ($_->{tpp}{edge_profile} ? 1 : 0) } sort { $a->{name} cmp $b->{name} } @{decode_json($_)->{functions}}' "$p/tppx-other.json")" \
    "classify=0 early=1 main=1 never_in_training=1 once=1 pick=1 rec=1" "absent function: tpp-no-edge-profile, the others from the profile"
+
+# A header's static function compiled into two TUs with other code in each
+# (tests/tpp/inline.h's mix): the profile has an entry per copy, both of
+# the same name and file, and each TU must take its own copy's counts (the
+# one with its checksum), not the first of that name: before, inline-b.c's
+# build was refused as "changed since profiled".
+h=$T/copies
+mkdir -p "$h" && cp "$TAP_ROOT"/tests/tpp/inline* "$h/"
+ok "two TUs: BLPP builds and profiles training, TPP(5, 0) builds from it" \
+    eval 'TPP_SOURCES="inline-a.c inline-b.c" tpp_build "$h" blpp -O2 $_pp_cflags && tpp_run_json "$h" blpp train &&
+          TPP_SOURCES="inline-a.c inline-b.c" tpp_build "$h" tpp -O2 $_pp_cflags -fplugin-arg-pathprof-tpp=5,0 \
+              -fplugin-arg-pathprof-edge-profile="$h/blpp-train.prof"' "$(cat "$h"/*.log 2>/dev/null)"
+is "$(jget "$h/blpp-train.json" 'scalar grep { $_->{name} eq "mix" } @{$j->{functions}}')" 2 \
+    "two TUs: the edge profile has two copies of mix"
+for in in train other; do
+    tpp_run_json "$h" blpp "$in" && tpp_run_json "$h" tpp "$in" || fail "two TUs $in: runs"
+    ok "two TUs $in: same output as BLPP" diff "$h/blpp-$in.out" "$h/tpp-$in.out"
+    # each copy's total against BLPP's copy with the same declaration line
+    # and blocks' lines (what tells the copies apart: perfctl/lib/tpp-stats.pl)
+    is "$(jget "$h/tpp-$in.json" 'join " ", map { "$_->{name}:" . ($_->{tpp}{edge_profile} ? 1 : 0) . ":$_->{total}" } sort { $a->{name} cmp $b->{name} || $a->{total} <=> $b->{total} } @{$j->{functions}}')" \
+        "$(jget "$h/blpp-$in.json" 'join " ", map { "$_->{name}:1:$_->{total}" } sort { $a->{name} cmp $b->{name} || $a->{total} <=> $b->{total} } @{$j->{functions}}')" \
+        "two TUs $in: every copy has its edge profile and BLPP's total"
+done
 done_testing
