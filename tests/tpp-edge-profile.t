@@ -142,5 +142,6 @@ for in in train other; do
     is "$(jget "$h/tpp-$in.json" 'join " ", map { "$_->{name}:" . ($_->{tpp}{edge_profile} ? 1 : 0) . ":$_->{total}" } sort { $a->{name} cmp $b->{name} || $a->{total} <=> $b->{total} } @{$j->{functions}}')" \
         "$(jget "$h/blpp-$in.json" 'join " ", map { "$_->{name}:1:$_->{total}" } sort { $a->{name} cmp $b->{name} || $a->{total} <=> $b->{total} } @{$j->{functions}}')" \
         "two TUs $in: every copy has its edge profile and BLPP's total"
+    tpp_check "two TUs $in" "$h/tpp-$in.json" "$h/blpp-$in.json"
 done
 done_testing

@@ -18,55 +18,19 @@
 #                 matched by blocks and real edges, as in
 #                 tests/oracle/tppcheck.pl; both profiles' paths are also
 #                 split where either was cut (max-paths). Functions are
-#                 matched copy for copy (copy_id below), so a static
+#                 matched copy for copy (copy_id, TppPaths.pm), so a static
 #                 function of a header compiled into several TUs is
 #                 compared TU by TU.
 #   noprofile     functions compiled with tpp but without edge profile
 # Prints "static_paths hashed cold_pct aodf noprofile".
 use strict;
 use warnings;
-use JSON::PP;
+use FindBin;
+use lib $FindBin::Bin;
+use TppPaths qw(load_json path_key split_path copy_id);
 
 die "usage: perfctl/lib/tpp-stats.pl TPP.json BLPP.json\n" unless @ARGV == 2;
-sub load { local $/; open my $fh, '<', $_[0] or die "$_[0]: $!\n"; decode_json(<$fh>) }
-my ($tp, $bp) = map { load($_) } @ARGV[0, 1];
-sub key { my ($blocks, $edges) = @_; join(' ', @$blocks) . ' | ' . join(' ', map { "$_->[0]-$_->[1]" } @$edges) }
-# Which copy of a function an entry is. A static (inline) function of a
-# header is compiled into every TU that includes it, each copy with the
-# blocks and edges GCC made of it there. The report merges the copies
-# that are one build (same checksum and graph) and lists the others
-# apart: zstd's ZSTD_count, in six TUs, is three entries of one name and
-# file, one of which runs; counting every entry's flow against all the
-# entries of that name (as this script did) scored plain BLPP 87%
-# against itself. Where the copies' blocks differ, a bb index means other
-# code in each. A TPP checksum is not BLPP's (it covers the numbering), so
-# a copy is told by name, file, line and the source lines of its blocks
-# (block_lines: bb index -> lines), which every build of one TU takes from
-# the same CFG before numbering. Entries with the same copy_id are summed,
-# in both profiles: the same blocks, and paths keyed by blocks and edges
-# (ZSTD_count's three entries; or copies BLPP merged and TPP, their cold
-# edges differing, did not).
-sub copy_id {
-    my $f = shift;
-    my $bl = $f->{block_lines} || {};
-    join("\0", $f->{file} // '', $f->{name}, $f->{line}, map { "$_=$bl->{$_}" } sort { $a <=> $b } keys %$bl);
-}
-# BLPP path Q split at the edges of CUT: [blocks, edges, count] pieces
-# (edges[i] joins blocks[i] and blocks[i + 1], then the closing edge).
-sub split_path {
-    my ($q, $cut) = @_;
-    my @b = @{ $q->{blocks} };
-    my @e = @{ $q->{edges} };
-    my (@pieces, @pb, @pe);
-    for my $i (0 .. $#b) {
-        push @pb, $b[$i];
-        next unless $i < $#b;
-        push @pe, $e[$i];
-        if ($cut->{"$e[$i][0]-$e[$i][1]"}) { push @pieces, [ [@pb], [@pe], $q->{count} ]; @pb = @pe = () }
-    }
-    push @pe, @e[ $#b .. $#e ] if @e > $#b;
-    return (@pieces, [ \@pb, \@pe, $q->{count} ]);
-}
+my ($tp, $bp) = map { load_json($_) } @ARGV[0, 1];
 
 my ($static, $hashed, $cold, $all) = (0, 0, 0, 0);
 for my $f (@{ $tp->{functions} }) {
@@ -99,7 +63,7 @@ for ([ $tp, \%tcount ], [ $bp, \%bcount ]) {
         $into->{$n} ||= {};
         for my $q (@{ $f->{paths} }) {
             for my $p (split_path($q, $cut{$n} || {})) {
-                my $k = key($p->[0], $p->[1]);
+                my $k = path_key($p->[0], $p->[1]);
                 $into->{$n}{$k}[0] += $p->[2];
                 $into->{$n}{$k}[1] = scalar @{ $p->[0] };
             }
