@@ -27,6 +27,7 @@
 #include "options.h"
 #include "pathprof-abi.h"
 
+#include <string.h>
 #include <vector>
 
 namespace {
@@ -223,6 +224,80 @@ new_local (gassign *stmt, gimple_stmt_iterator *gsi)
   return c;
 }
 
+/* An asm operand: CONSTRAINT and VAL.  */
+tree
+asm_operand (const char *constraint, tree val)
+{
+  tree c = build_string (strlen (constraint) + 1, constraint);
+  return build_tree_list (build_tree_list (NULL_TREE, c), val);
+}
+
+/* Inserts "asm ("" : "+r" (l))" after GSI: the local countdown passes
+   through an empty asm, and what follows sees a value the optimizers
+   know nothing of (hide_countdown_at_exits).  */
+void
+opaque_local (gimple_stmt_iterator *gsi)
+{
+  vec<tree, va_gc> *outs = NULL, *ins = NULL;
+  vec_safe_push (outs, asm_operand ("=r", cd_local));
+  vec_safe_push (ins, asm_operand ("0", cd_local));
+  gasm *a = gimple_build_asm_vec ("", ins, outs, NULL, NULL);
+  gimple_asm_set_volatile (a, false);
+  gsi_insert_after (gsi, a, GSI_NEW_STMT);
+}
+
+/* Keeps RTL PRE from hoisting a loop's next decrement into its header.
+   The check on a loop's back edge computes l - 1; so does the next check
+   after the loop's exit (the back edge of the enclosing loop, often), on
+   the same l: PRE sees l - 1 anticipated on every path from the header
+   and computes it there, and the loop then carries the old and the new
+   value in two registers (bzip2's six-instruction move-to-front loop
+   became ten: mov, test, js, lea, instead of eight).  An empty asm on l
+   where control leaves a loop of the checking copy makes the later
+   checks decrement another value: on the exit edges, split, and for a
+   back edge that also leaves an inner loop, in its check (the result,
+   by back edge).  Not in the loop's own check: an asm there costs
+   register copies in the loop.  */
+std::vector<bool>
+hide_countdown_at_exits (pp_dual *dual)
+{
+  std::vector<bool> leaves (dual->backs.size (), false);
+  if (!current_loops)
+    return leaves;
+  std::vector<edge> exits;
+  unsigned i;
+  bitmap_iterator bi;
+  EXECUTE_IF_SET_IN_BITMAP (dual->checking, 0, i, bi)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
+      if (!bb || !bb->loop_father || bb->loop_father == current_loops->tree_root)
+        continue;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        {
+          if ((e->flags & (EDGE_EH | EDGE_ABNORMAL))
+              || e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun)
+              || flow_bb_inside_loop_p (bb->loop_father, e->dest))
+            continue;
+          size_t k = 0;
+          while (k < dual->backs.size () && dual->backs[k].copy != e)
+            k++;
+          if (k < dual->backs.size ())
+            leaves[k] = true;
+          else
+            exits.push_back (e);
+        }
+    }
+  for (size_t k = 0; k < exits.size (); k++)
+    {
+      basic_block bb = split_edge (exits[k]);
+      gimple_stmt_iterator gsi = gsi_start_bb (bb);
+      opaque_local (&gsi);
+    }
+  return leaves;
+}
+
 /* Whether CALL may run checks or look at the thread's countdown: every
    call but GCC's internal functions, leaf builtins (they never call back
    into this unit) and the runtime's own entry points (probes).  */
@@ -314,7 +389,7 @@ sync_local_around_calls (void)
 void
 insert_check (edge e, bool dest_instr, basic_block other,
               const phi_args &other_args, bool hot_instr, bool entry = false,
-              bool direct = false)
+              bool direct = false, bool opaque = false)
 {
   basic_block dest = e->dest;
   basic_block k = split_edge (e);
@@ -347,6 +422,8 @@ insert_check (edge e, bool dest_instr, basic_block other,
       if (entry)
         gsi_insert_after (&gsi, gimple_build_assign (cd_local, cd_decl),
                           GSI_NEW_STMT);
+      if (opaque)
+        opaque_local (&gsi);
       c1 = new_local (gimple_build_assign (cd_local, MINUS_EXPR, cd_local,
                                            cst (1)), &gsi);
     }
@@ -564,13 +641,15 @@ pp_sampling_connect (pp_dual *dual)
       instr_args.push_back (capture (dual->backs[i].instr_in));
       check_args.push_back (capture (dual->backs[i].copy));
     }
+  std::vector<bool> leaves = hide_countdown_at_exits (dual);
   for (size_t i = 0; i < dual->backs.size (); i++)
     {
       const back_edge &be = dual->backs[i];
       basic_block instr_head = be.instr_in->dest;
       basic_block check_head = be.copy->dest;
       insert_check (be.instr_in, true, check_head, check_args[i], true);
-      insert_check (be.copy, false, instr_head, instr_args[i], false);
+      insert_check (be.copy, false, instr_head, instr_args[i], false, false,
+                    false, leaves[i]);
     }
   /* A function without loops has one check, at its entry: it decrements
      the thread's countdown in place (x86-64: subq $1, %fs:cd; js), and
