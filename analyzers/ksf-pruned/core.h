@@ -45,6 +45,7 @@ struct kp_core {
     uint64_t forest_bytes;  /* what they hold */
     uint64_t peak;          /* the most held at once (forests + summaries) */
     uint64_t threads, events, epochs, lost, overruns;
+    uint64_t drains, updates; /* the flushes' scratch drains and summary updates */
     struct ss_summary sum[KSF_MAX_K]; /* sum[n - 1]: n-grams of n paths */
     /* The flush sums an epoch's n-grams in this k-IPF first (core.c):
      * with a budget, a fixed B/16 that is drained whenever it fills. */
@@ -54,13 +55,15 @@ struct kp_core {
     int failed;
 };
 
-/* Per activation: Fig. 6's state, the forest epoch it refers to, and where
- * its ring of last path IDs stands. */
+/* Per activation: Fig. 6's state, the forest epoch it refers to, and its
+ * path events so far, which say where its ring of last path IDs stands:
+ * the next ID goes to slot items mod ring, and the ring holds the last
+ * min(items, k - 1) (one counter instead of a head and a fill level: the
+ * batch loop's per-event ring update is a store and an increment). */
 struct kp_act {
     struct ksf_state s;
     uint32_t epoch;
-    uint32_t seen;  /* IDs in the ring, at most k - 1 */
-    uint32_t head;  /* next ring slot */
+    uint64_t items;
 };
 
 struct kp_thread {
@@ -90,29 +93,58 @@ static inline void kp_act_start(const struct kp_thread *t, struct kp_act *a)
 {
     ksf_star(&a->s);
     a->epoch = t->epoch;
-    a->seen = a->head = 0;
+    a->items = 0;
 }
 
 void kp_make_room(struct kp_core *c, struct kp_thread *t);
+
+/* Whether T's forest has room for one item and a re-seed without growing
+ * (kp_item's test). */
+static inline int kp_has_room(const struct kp_thread *t)
+{
+    const struct ksf_forest *f = &t->b.f;
+    return f->len + t->margin <= f->cap &&
+           2 * ((uint64_t)f->nroots + t->b.k + 1) <= f->nslots;
+}
+
+/* How many items T's forest takes from now on, none of them a re-seed,
+ * with kp_has_room's node test true before each: an item makes at most
+ * two nodes (Fig. 6's upper and lower copy).  The batch loop (feed.c)
+ * computes this once and counts it down, instead of testing before every
+ * event.  0 when kp_has_room is false. */
+static inline uint64_t kp_room(const struct kp_thread *t)
+{
+    const struct ksf_forest *f = &t->b.f;
+    uint64_t nodes = (uint64_t)f->len + t->margin;
+    if (nodes > f->cap || 2 * ((uint64_t)f->nroots + t->b.k + 1) > f->nslots)
+        return 0;
+    return (f->cap - nodes) / 2 + 1;
+}
+
+/* The most roots T's forest may hold for kp_has_room's root test to hold
+ * (an item makes at most one root, but most make none: the batch loop
+ * compares the count of roots with this rather than count them down). */
+static inline uint64_t kp_root_max(const struct kp_thread *t)
+{
+    uint64_t half = t->b.f.nslots / 2, need = (uint64_t)t->b.k + 1;
+    return half >= need ? half - need : 0;
+}
+
 void kp_reseed(struct kp_thread *t, struct kp_act *a, const uint64_t *ring);
 
 /* One path event R of activation A, whose ring (t->ring slots) is RING. */
 static inline void kp_item(struct kp_core *c, struct kp_thread *t, struct kp_act *a,
                            uint64_t *ring, uint64_t r)
 {
-    const struct ksf_forest *f = &t->b.f;
     /* The one test the pruning adds per event: room for this item (and a
      * re-seed) without growing.  Growing or ending the epoch is rare and
-     * out of line. */
-    if (__builtin_expect(f->len + t->margin > f->cap ||
-                             2 * ((uint64_t)f->nroots + t->b.k + 1) > f->nslots, 0))
+     * out of line.  (The batch loop, feed.c, counts kp_room down instead.) */
+    if (__builtin_expect(!kp_has_room(t), 0))
         kp_make_room(c, t);
     if (__builtin_expect(a->epoch != t->epoch, 0))
         kp_reseed(t, a, ring);
     ksf_item(&t->b, &a->s, r);
-    ring[a->head] = r;
-    a->head = (a->head + 1) & (t->ring - 1);
-    a->seen += a->seen + 1 < t->b.k;
+    ring[a->items++ & (t->ring - 1)] = r;
 }
 
 /* LEN consecutive events of the one ID R in activation A: the counts of
