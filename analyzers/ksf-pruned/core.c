@@ -221,20 +221,35 @@ static void add_ahead(struct flusher *fl, uint32_t n, uint32_t h, uint64_t w)
     fl->waiting++;
 }
 
-static void drain_walk(struct flusher *fl, uint32_t u, uint32_t d, uint64_t h)
-{
-    const struct ksf_forest *f = &fl->l->f;
-    fl->labels[d - 1] = f->n[u].label;
-    h = ss_hash_step(h, f->n[u].label);
-    if (f->n[u].count)
-        add_ahead(fl, d, ss_hash_final(h), f->n[u].count);
-    for (uint32_t ch = f->n[u].child; ch != 0 && d < fl->k; ch = f->n[ch].sibling)
-        drain_walk(fl, ch, d + 1, h);
-}
-
+/* Every n-gram under ROOT (depth <= k) into the summaries, in depth-first
+ * order, without recursion (a call per scratch node was a seventh of the
+ * drain's instructions at k = 16): up[d] is the node at depth d on the
+ * way down, hs[d] the hash of the labels down to it. */
 static void drain_root(uint32_t root, void *ctx)
 {
-    drain_walk(ctx, root, 1, SS_HASH_SEED);
+    struct flusher *fl = ctx;
+    const struct ksf_node *n = fl->l->f.n;
+    uint32_t up[KSF_MAX_K + 1];
+    uint64_t hs[KSF_MAX_K + 1];
+    hs[0] = SS_HASH_SEED;
+    uint32_t u = root, d = 1;
+    for (;;) {
+        fl->labels[d - 1] = n[u].label;
+        hs[d] = ss_hash_step(hs[d - 1], n[u].label);
+        if (n[u].count)
+            add_ahead(fl, d, ss_hash_final(hs[d]), n[u].count);
+        if (d < fl->k && n[u].child != 0) {
+            up[d++] = u;
+            u = n[u].child;
+            continue;
+        }
+        /* The next sibling of U or of its nearest ancestor below the root. */
+        while (d > 1 && n[u].sibling == 0)
+            u = up[--d];
+        if (d == 1)
+            return;
+        u = n[u].sibling;
+    }
 }
 
 static void drain(struct flusher *fl)

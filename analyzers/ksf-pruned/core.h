@@ -107,27 +107,20 @@ static inline int kp_has_room(const struct kp_thread *t)
            2 * ((uint64_t)f->nroots + t->b.k + 1) <= f->nslots;
 }
 
-/* How many items T's forest takes from now on, none of them a re-seed,
- * with kp_has_room's node test true before each: an item makes at most
- * two nodes (Fig. 6's upper and lower copy).  The batch loop (feed.c)
- * computes this once and counts it down, instead of testing before every
- * event.  0 when kp_has_room is false. */
-static inline uint64_t kp_room(const struct kp_thread *t)
+/* The longest T's forest may grow with kp_has_room still true, as long
+ * as each new root is a new node (always): the node test is the cap, and
+ * the root test holds while the nodes made from now on are no more than
+ * the roots the table still takes.  The batch loop (feed.c) compares the
+ * forest's length with this before each item, one compare for both
+ * tests; 0 when kp_has_room is false now. */
+static inline uint64_t kp_len_max(const struct kp_thread *t)
 {
     const struct ksf_forest *f = &t->b.f;
-    uint64_t nodes = (uint64_t)f->len + t->margin;
-    if (nodes > f->cap || 2 * ((uint64_t)f->nroots + t->b.k + 1) > f->nslots)
+    uint64_t half = f->nslots / 2, need = (uint64_t)f->nroots + t->b.k + 1;
+    if (f->len + (uint64_t)t->margin > f->cap || need > half)
         return 0;
-    return (f->cap - nodes) / 2 + 1;
-}
-
-/* The most roots T's forest may hold for kp_has_room's root test to hold
- * (an item makes at most one root, but most make none: the batch loop
- * compares the count of roots with this rather than count them down). */
-static inline uint64_t kp_root_max(const struct kp_thread *t)
-{
-    uint64_t half = t->b.f.nslots / 2, need = (uint64_t)t->b.k + 1;
-    return half >= need ? half - need : 0;
+    uint64_t nodes = f->cap - t->margin, roots = f->len + (half - need);
+    return nodes < roots ? nodes : roots;
 }
 
 void kp_reseed(struct kp_thread *t, struct kp_act *a, const uint64_t *ring);

@@ -86,31 +86,26 @@ static void feed_general(struct kp_core *c, struct kp_thread *t, struct kp_seq *
     }
 }
 
-/* Room for the next items (kp_room, and *ROOT_MAX, kp_root_max), after
- * growing T's forest or ending its epoch when there is none, and A
- * re-seeded when its forest was emptied since it last ran; at least 1,
- * the item about to be walked (kp_make_room leaves room for an item and a
- * re-seed). */
-static uint64_t refill(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring,
-                       uint64_t *root_max)
+/* The forest length up to which items need no room test (kp_len_max),
+ * after growing T's forest or ending its epoch when it has no room, and A
+ * re-seeded when its forest was emptied since it last ran.  The item
+ * about to be walked fits either way (kp_make_room leaves room for an
+ * item and a re-seed); 0 when nothing more does. */
+static uint64_t refill(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring)
 {
     if (!kp_has_room(t))
         kp_make_room(c, t);
     if (a->epoch != t->epoch)
         kp_reseed(t, a, ring);
-    uint64_t room = kp_room(t);
-    /* After a re-seed the room may be gone, but the item fits (above). */
-    *root_max = room ? kp_root_max(t) : UINT64_MAX;
-    return room ? room : 1;
+    return kp_len_max(t);
 }
 
 /* ksf/feed.c's loop with the pruned core's two additions: the room test
- * is a count of the items the forest takes without one (kp_room), kept in
- * a register and refilled when it runs out, and a compare of the roots
- * with kp_root_max; an activation's epoch is
- * compared when the loop comes to it (a flush can only happen at a
- * refill, after which it is compared again); each event stores its ID in
- * the activation's ring. */
+ * before each item is one compare of the forest's length with a limit
+ * (kp_len_max) computed when it last failed, and an activation's epoch is
+ * compared when the loop comes to it (a flush can only happen in refill,
+ * kp_run or kp_item, after which it is compared again); each event
+ * stores its ID in the activation's ring. */
 void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uint64_t *ev,
              size_t n)
 {
@@ -120,8 +115,9 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
     }
     const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
     const uint64_t mask = t->ring - 1;
+    const unsigned ring_shift = (unsigned)__builtin_ctz(t->ring); /* a power of two */
     uint64_t paths = 0; /* path events walked here (kp_run and kp_item count their own) */
-    uint64_t room = kp_room(t), root_max = kp_root_max(t);
+    uint64_t len_max = kp_len_max(t);
     size_t i = 0;
     while (i < n) {
         uint64_t w = ev[i];
@@ -132,9 +128,9 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
                                  depth <= q->cap, 1)) {
             struct kp_act *a = &q->act[depth - 1];
-            uint64_t *ring = q->rings + (depth - 1) * t->ring;
-            if (__builtin_expect(a->epoch != t->epoch || room == 0 || t->b.f.nroots > root_max, 0))
-                room = refill(c, t, a, ring, &root_max);
+            uint64_t *ring = q->rings + ((depth - 1) << ring_shift);
+            if (__builtin_expect(a->epoch != t->epoch || t->b.f.len > len_max, 0))
+                len_max = refill(c, t, a, ring);
             struct ksf_state st = a->s;
             uint64_t items = a->items;
             do {
@@ -145,7 +141,7 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                 uint64_t r = w & PATHPROF_EV_INDEX_MASK;
                 if (j - i >= KP_RUN_MIN) {
                     uint64_t len = j - i, walk = len < 4 * (uint64_t)t->b.k ? len : 4 * t->b.k;
-                    if (walk < room && t->b.f.nroots + walk <= root_max) {
+                    if (t->b.f.len + 2 * walk <= len_max) {
                         /* ksf_run walks at most 4(k - 1) of the run's
                          * items: with room for them (and A's epoch
                          * current), kp_run's tests before each would
@@ -153,7 +149,6 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                          * does the same steps.  The ring then ends with
                          * min(len, k - 1) copies of R. */
                         ksf_run(&t->b, &st, r, len);
-                        room -= walk;
                         uint64_t fill = len < t->b.k - 1 ? len : t->b.k - 1;
                         items += len - fill;
                         for (uint64_t f = 0; f < fill; f++)
@@ -166,20 +161,18 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                     kp_run(c, t, a, ring, r, j - i);
                     st = a->s;
                     items = a->items;
-                    room = kp_room(t);
-                    root_max = kp_root_max(t);
+                    len_max = kp_len_max(t);
                     i = j;
                     continue;
                 }
                 paths += j - i;
                 for (; i < j; i++) {
-                    if (__builtin_expect(room == 0 || t->b.f.nroots > root_max, 0)) {
+                    if (__builtin_expect(t->b.f.len > len_max, 0)) {
                         a->s = st;
                         a->items = items;
-                        room = refill(c, t, a, ring, &root_max); /* may re-seed A */
+                        len_max = refill(c, t, a, ring); /* may re-seed A */
                         st = a->s;
                     }
-                    room--;
                     (void)ksf_walk(&t->b, &st, r, 1);
                     ring[items++ & mask] = r;
                 }
@@ -194,14 +187,15 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
         if (d != 0) {
             struct kp_act *a = &q->act[d - 1];
-            uint64_t *ring = q->rings + (d - 1) * t->ring;
+            uint64_t *ring = q->rings + ((d - 1) << ring_shift);
             uint64_t r = w & PATHPROF_EV_INDEX_MASK;
             paths++;
             if (pushed) {
-                kp_act_start(t, a);
-                if (__builtin_expect(room == 0 || t->b.f.nroots > root_max, 0))
-                    room = refill(c, t, a, ring, &root_max);
-                room--;
+                a->epoch = t->epoch; /* a new activation: kp_act_start, then its state */
+                if (__builtin_expect(t->b.f.len > len_max, 0)) {
+                    kp_act_start(t, a);
+                    len_max = refill(c, t, a, ring);
+                }
                 /* Fig. 6 on a new activation (ksf/feed.c): a segment
                  * starts and, with no beta, the root counts. */
                 uint32_t root = ksf_root_fast(&t->b, r);
@@ -215,9 +209,8 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                 a->items = 1;
                 continue;
             }
-            if (__builtin_expect(a->epoch != t->epoch || room == 0 || t->b.f.nroots > root_max, 0))
-                room = refill(c, t, a, ring, &root_max);
-            room--;
+            if (__builtin_expect(a->epoch != t->epoch || t->b.f.len > len_max, 0))
+                len_max = refill(c, t, a, ring);
             (void)ksf_walk(&t->b, &a->s, r, 1);
             ring[a->items++ & mask] = r;
             continue;
@@ -235,8 +228,7 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
             kp_act_start(t, s);
         if (step.what == PP_ACT_PATH) {
             kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
-            room = kp_room(t);
-            root_max = kp_root_max(t);
+            len_max = kp_len_max(t);
         }
     }
     t->b.events += paths;
