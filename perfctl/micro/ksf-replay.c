@@ -27,7 +27,10 @@
  * With --prune, the stream goes through the ksf-pruned analyzer's core
  * instead (feed.c, a budget of BYTES for the one analyzer thread), and the
  * time is the whole run: builds, epoch flushes into the summaries and the
- * last flush. */
+ * last flush.  It prints the flushes' scratch drains and summary updates,
+ * and a hash of the summaries (every entry's count, error and labels, in
+ * any order, and each length's floor and total): a change that must not
+ * alter what is kept prints the same hash. */
 #include "common/activations.h"
 #include "ksf/build.h"
 #include "ksf/feed.h"
