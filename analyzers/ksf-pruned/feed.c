@@ -200,7 +200,10 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                  * starts and, with no beta, the root counts. */
                 uint32_t root = ksf_root_fast(&t->b, r);
                 if (__builtin_expect(root == 0, 0)) {
-                    t->b.lost++; /* out of memory */
+                    t->b.lost++; /* out of memory: kp_item's "*" and ring */
+                    ksf_star(&a->s);
+                    ring[0] = r;
+                    a->items = 1;
                     continue;
                 }
                 t->b.f.n[root].count++;
