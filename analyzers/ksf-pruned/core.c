@@ -145,8 +145,10 @@ void kp_core_free(struct kp_core *c)
 static void flush_walk(struct kp_core *c, const struct ksf_forest *f, uint32_t u, uint32_t d,
                        uint64_t *labels, uint64_t h)
 {
-    if (f->n[u].count)
+    if (f->n[u].count) {
         ss_add_hashed(&c->sum[d], labels, ss_hash_final(h), f->n[u].count);
+        c->updates++;
+    }
     if (d + 1 >= c->k)
         return;
     for (uint32_t ch = f->n[u].child; ch != 0; ch = f->n[ch].sibling) {
@@ -171,7 +173,7 @@ static void flush_walk(struct kp_core *c, const struct ksf_forest *f, uint32_t u
  * from the path's labels (their generation is older than the drain). */
 /* The drain's updates wait in a ring of SS_AHEAD, their slots prefetched
  * when they enter, so that each probe finds its line on the way. */
-#define SS_AHEAD 8
+#define SS_AHEAD 8 /* a power of two */
 
 struct pending {
     uint64_t w;
@@ -198,7 +200,8 @@ static void add_oldest(struct flusher *fl)
 {
     struct pending *p = &fl->ahead[fl->next];
     ss_add_hashed(&fl->c->sum[p->n - 1], p->labels, p->h, p->w);
-    fl->next = (fl->next + 1) % SS_AHEAD;
+    fl->c->updates++;
+    fl->next = (fl->next + 1) & (SS_AHEAD - 1);
     fl->waiting--;
 }
 
@@ -208,29 +211,45 @@ static void add_ahead(struct flusher *fl, uint32_t n, uint32_t h, uint64_t w)
 {
     if (fl->waiting == SS_AHEAD)
         add_oldest(fl);
-    struct pending *p = &fl->ahead[(fl->next + fl->waiting) % SS_AHEAD];
+    struct pending *p = &fl->ahead[(fl->next + fl->waiting) & (SS_AHEAD - 1)];
     ss_prefetch(&fl->c->sum[n - 1], h);
     p->w = w;
     p->h = h;
     p->n = n;
-    memcpy(p->labels, fl->labels, n * sizeof *p->labels);
+    for (uint32_t i = 0; i < n; i++) /* short: a call to memcpy cost more */
+        p->labels[i] = fl->labels[i];
     fl->waiting++;
 }
 
-static void drain_walk(struct flusher *fl, uint32_t u, uint32_t d, uint64_t h)
-{
-    const struct ksf_forest *f = &fl->l->f;
-    fl->labels[d - 1] = f->n[u].label;
-    h = ss_hash_step(h, f->n[u].label);
-    if (f->n[u].count)
-        add_ahead(fl, d, ss_hash_final(h), f->n[u].count);
-    for (uint32_t ch = f->n[u].child; ch != 0 && d < fl->k; ch = f->n[ch].sibling)
-        drain_walk(fl, ch, d + 1, h);
-}
-
+/* Every n-gram under ROOT (depth <= k) into the summaries, in depth-first
+ * order, without recursion (a call per scratch node was a seventh of the
+ * drain's instructions at k = 16): up[d] is the node at depth d on the
+ * way down, hs[d] the hash of the labels down to it. */
 static void drain_root(uint32_t root, void *ctx)
 {
-    drain_walk(ctx, root, 1, SS_HASH_SEED);
+    struct flusher *fl = ctx;
+    const struct ksf_node *n = fl->l->f.n;
+    uint32_t up[KSF_MAX_K + 1];
+    uint64_t hs[KSF_MAX_K + 1];
+    hs[0] = SS_HASH_SEED;
+    uint32_t u = root, d = 1;
+    for (;;) {
+        fl->labels[d - 1] = n[u].label;
+        hs[d] = ss_hash_step(hs[d - 1], n[u].label);
+        if (n[u].count)
+            add_ahead(fl, d, ss_hash_final(hs[d]), n[u].count);
+        if (d < fl->k && n[u].child != 0) {
+            up[d++] = u;
+            u = n[u].child;
+            continue;
+        }
+        /* The next sibling of U or of its nearest ancestor below the root. */
+        while (d > 1 && n[u].sibling == 0)
+            u = up[--d];
+        if (d == 1)
+            return;
+        u = n[u].sibling;
+    }
 }
 
 static void drain(struct flusher *fl)
@@ -241,6 +260,7 @@ static void drain(struct flusher *fl)
         add_oldest(fl);
     ksf_linked_clear(fl->l);
     fl->gen++;
+    fl->c->drains++;
 }
 
 /* The k-IPF node of the longest suffix (at most k labels) of lab[1 .. d];
@@ -390,9 +410,10 @@ void kp_reseed(struct kp_thread *t, struct kp_act *a, const uint64_t *ring)
 {
     ksf_star(&a->s);
     a->epoch = t->epoch;
-    /* The last SEEN IDs, oldest first, end just before HEAD. */
-    for (uint32_t i = a->seen; i > 0; i--)
-        ksf_seed(&t->b, &a->s, ring[(a->head - i) & (t->ring - 1)]);
+    /* The last min(items, k - 1) IDs, oldest first. */
+    uint64_t seen = a->items < t->b.k - 1 ? a->items : t->b.k - 1;
+    for (uint64_t i = seen; i > 0; i--)
+        ksf_seed(&t->b, &a->s, ring[(a->items - i) & (t->ring - 1)]);
 }
 
 int kp_thread_init(struct kp_core *c, struct kp_thread *t)
@@ -448,15 +469,12 @@ void kp_run(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *
         uint64_t j = 0;
         for (; j < seg; j++) {
             /* kp_item's room check and re-seed, then the item itself. */
-            if (t->b.f.len + t->margin > t->b.f.cap ||
-                2 * ((uint64_t)t->b.f.nroots + t->b.k + 1) > t->b.f.nslots)
+            if (!kp_has_room(t))
                 kp_make_room(c, t);
             if (a->epoch != t->epoch)
                 kp_reseed(t, a, ring);
             counted[j] = ksf_item_weighted(&t->b, &a->s, r, 1);
-            ring[a->head] = r;
-            a->head = (a->head + 1) & (t->ring - 1);
-            a->seen += a->seen + 1 < t->b.k;
+            ring[a->items++ & (t->ring - 1)] = r;
             if (counted[j] == 0)
                 break;
         }

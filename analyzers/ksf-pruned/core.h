@@ -45,6 +45,7 @@ struct kp_core {
     uint64_t forest_bytes;  /* what they hold */
     uint64_t peak;          /* the most held at once (forests + summaries) */
     uint64_t threads, events, epochs, lost, overruns;
+    uint64_t drains, updates; /* the flushes' scratch drains and summary updates */
     struct ss_summary sum[KSF_MAX_K]; /* sum[n - 1]: n-grams of n paths */
     /* The flush sums an epoch's n-grams in this k-IPF first (core.c):
      * with a budget, a fixed B/16 that is drained whenever it fills. */
@@ -54,13 +55,15 @@ struct kp_core {
     int failed;
 };
 
-/* Per activation: Fig. 6's state, the forest epoch it refers to, and where
- * its ring of last path IDs stands. */
+/* Per activation: Fig. 6's state, the forest epoch it refers to, and its
+ * path events so far, which say where its ring of last path IDs stands:
+ * the next ID goes to slot items mod ring, and the ring holds the last
+ * min(items, k - 1) (one counter instead of a head and a fill level: the
+ * batch loop's per-event ring update is a store and an increment). */
 struct kp_act {
     struct ksf_state s;
     uint32_t epoch;
-    uint32_t seen;  /* IDs in the ring, at most k - 1 */
-    uint32_t head;  /* next ring slot */
+    uint64_t items;
 };
 
 struct kp_thread {
@@ -90,29 +93,51 @@ static inline void kp_act_start(const struct kp_thread *t, struct kp_act *a)
 {
     ksf_star(&a->s);
     a->epoch = t->epoch;
-    a->seen = a->head = 0;
+    a->items = 0;
 }
 
 void kp_make_room(struct kp_core *c, struct kp_thread *t);
+
+/* Whether T's forest has room for one item and a re-seed without growing
+ * (kp_item's test). */
+static inline int kp_has_room(const struct kp_thread *t)
+{
+    const struct ksf_forest *f = &t->b.f;
+    return f->len + t->margin <= f->cap &&
+           2 * ((uint64_t)f->nroots + t->b.k + 1) <= f->nslots;
+}
+
+/* The longest T's forest may grow with kp_has_room still true, as long
+ * as each new root is a new node (always): the node test is the cap, and
+ * the root test holds while the nodes made from now on are no more than
+ * the roots the table still takes.  The batch loop (feed.c) compares the
+ * forest's length with this before each item, one compare for both
+ * tests; 0 when kp_has_room is false now. */
+static inline uint64_t kp_len_max(const struct kp_thread *t)
+{
+    const struct ksf_forest *f = &t->b.f;
+    uint64_t half = f->nslots / 2, need = (uint64_t)f->nroots + t->b.k + 1;
+    if (f->len + (uint64_t)t->margin > f->cap || need > half)
+        return 0;
+    uint64_t nodes = f->cap - t->margin, roots = f->len + (half - need);
+    return nodes < roots ? nodes : roots;
+}
+
 void kp_reseed(struct kp_thread *t, struct kp_act *a, const uint64_t *ring);
 
 /* One path event R of activation A, whose ring (t->ring slots) is RING. */
 static inline void kp_item(struct kp_core *c, struct kp_thread *t, struct kp_act *a,
                            uint64_t *ring, uint64_t r)
 {
-    const struct ksf_forest *f = &t->b.f;
     /* The one test the pruning adds per event: room for this item (and a
      * re-seed) without growing.  Growing or ending the epoch is rare and
-     * out of line. */
-    if (__builtin_expect(f->len + t->margin > f->cap ||
-                             2 * ((uint64_t)f->nroots + t->b.k + 1) > f->nslots, 0))
+     * out of line.  (The batch loop, feed.c, counts kp_room down instead.) */
+    if (__builtin_expect(!kp_has_room(t), 0))
         kp_make_room(c, t);
     if (__builtin_expect(a->epoch != t->epoch, 0))
         kp_reseed(t, a, ring);
     ksf_item(&t->b, &a->s, r);
-    ring[a->head] = r;
-    a->head = (a->head + 1) & (t->ring - 1);
-    a->seen += a->seen + 1 < t->b.k;
+    ring[a->items++ & (t->ring - 1)] = r;
 }
 
 /* LEN consecutive events of the one ID R in activation A: the counts of

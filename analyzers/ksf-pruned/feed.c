@@ -47,31 +47,20 @@ static struct kp_act *act_at(const struct kp_thread *t, struct kp_seq *q, size_t
     return &q->act[depth - 1];
 }
 
-void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uint64_t *ev,
-             size_t n)
+/* k = 1 (Ball-Larus counting at the roots), and the general form of
+ * every word: kp_item per path event, its room test included. */
+static void feed_general(struct kp_core *c, struct kp_thread *t, struct kp_seq *q,
+                         const uint64_t *ev, size_t n)
 {
     const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ev[i];
         size_t depth = pp_act_depth(&q->acts);
-        /* The common event: a path of the top activation (ksf/feed.c). */
-        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
-                                 depth <= q->cap, 1)) {
-            /* Runs of one path in closed form, as in ksf/feed.c. */
-            size_t j = i + 1;
-            while (j < n && ev[j] == w)
-                j++;
-            struct kp_act *a = &q->act[depth - 1];
-            uint64_t *ring = q->rings + (depth - 1) * t->ring;
-            if (j - i >= KP_RUN_MIN)
-                kp_run(c, t, a, ring, w & PATHPROF_EV_INDEX_MASK, j - i);
-            else
-                for (size_t m = i; m < j; m++)
-                    kp_item(c, t, a, ring, w & PATHPROF_EV_INDEX_MASK);
-            i = j - 1;
+        if ((w & special) == 0 && !q->acts.has_half && depth != 0 && depth <= q->cap) {
+            kp_item(c, t, &q->act[depth - 1], q->rings + (depth - 1) * t->ring,
+                    w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
-        /* Calls and returns: the fast form of common/activations.h. */
         bool pushed;
         size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
         if (d != 0) {
@@ -95,4 +84,155 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         if (step.what == PP_ACT_PATH)
             kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
     }
+}
+
+/* The forest length up to which items need no room test (kp_len_max),
+ * after growing T's forest or ending its epoch when it has no room, and A
+ * re-seeded when its forest was emptied since it last ran.  The item
+ * about to be walked fits either way (kp_make_room leaves room for an
+ * item and a re-seed); 0 when nothing more does. */
+static uint64_t refill(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring)
+{
+    if (!kp_has_room(t))
+        kp_make_room(c, t);
+    if (a->epoch != t->epoch)
+        kp_reseed(t, a, ring);
+    return kp_len_max(t);
+}
+
+/* ksf/feed.c's loop with the pruned core's two additions: the room test
+ * before each item is one compare of the forest's length with a limit
+ * (kp_len_max) computed when it last failed, and an activation's epoch is
+ * compared when the loop comes to it (a flush can only happen in refill,
+ * kp_run or kp_item, after which it is compared again); each event
+ * stores its ID in the activation's ring. */
+void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uint64_t *ev,
+             size_t n)
+{
+    if (t->b.k == 1) {
+        feed_general(c, t, q, ev, n);
+        return;
+    }
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    const uint64_t mask = t->ring - 1;
+    const unsigned ring_shift = (unsigned)__builtin_ctz(t->ring); /* a power of two */
+    uint64_t paths = 0; /* path events walked here (kp_run and kp_item count their own) */
+    uint64_t len_max = kp_len_max(t);
+    size_t i = 0;
+    while (i < n) {
+        uint64_t w = ev[i];
+        size_t depth = pp_act_depth(&q->acts);
+        /* The common events: paths in the middle of the top activation,
+         * whose state stays in registers until the next call, return or
+         * marker (ksf/feed.c). */
+        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
+                                 depth <= q->cap, 1)) {
+            struct kp_act *a = &q->act[depth - 1];
+            uint64_t *ring = q->rings + ((depth - 1) << ring_shift);
+            if (__builtin_expect(a->epoch != t->epoch || t->b.f.len > len_max, 0))
+                len_max = refill(c, t, a, ring);
+            struct ksf_state st = a->s;
+            uint64_t items = a->items;
+            do {
+                /* Runs of one path in closed form (kp_run). */
+                size_t j = i + 1;
+                while (j < n && ev[j] == w)
+                    j++;
+                uint64_t r = w & PATHPROF_EV_INDEX_MASK;
+                if (j - i >= KP_RUN_MIN) {
+                    uint64_t len = j - i, walk = len < 4 * (uint64_t)t->b.k ? len : 4 * t->b.k;
+                    if (t->b.f.len + 2 * walk <= len_max) {
+                        /* ksf_run walks at most 4(k - 1) of the run's
+                         * items: with room for them (and A's epoch
+                         * current), kp_run's tests before each would
+                         * not fire, and the exact builder's closed form
+                         * does the same steps.  The ring then ends with
+                         * min(len, k - 1) copies of R. */
+                        ksf_run(&t->b, &st, r, len);
+                        uint64_t fill = len < t->b.k - 1 ? len : t->b.k - 1;
+                        items += len - fill;
+                        for (uint64_t f = 0; f < fill; f++)
+                            ring[items++ & mask] = r;
+                        i = j;
+                        continue;
+                    }
+                    a->s = st;
+                    a->items = items;
+                    kp_run(c, t, a, ring, r, j - i);
+                    st = a->s;
+                    items = a->items;
+                    len_max = kp_len_max(t);
+                    i = j;
+                    continue;
+                }
+                paths += j - i;
+                for (; i < j; i++) {
+                    if (__builtin_expect(t->b.f.len > len_max, 0)) {
+                        a->s = st;
+                        a->items = items;
+                        len_max = refill(c, t, a, ring); /* may re-seed A */
+                        st = a->s;
+                    }
+                    (void)ksf_walk(&t->b, &st, r, 1);
+                    ring[items++ & mask] = r;
+                }
+            } while (i < n && ((w = ev[i]) & special) == 0);
+            a->s = st;
+            a->items = items;
+            continue;
+        }
+        i++;
+        /* Calls and returns: most take the fast form (common/activations.h). */
+        bool pushed;
+        size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
+        if (d != 0) {
+            struct kp_act *a = &q->act[d - 1];
+            uint64_t *ring = q->rings + ((d - 1) << ring_shift);
+            uint64_t r = w & PATHPROF_EV_INDEX_MASK;
+            paths++;
+            if (pushed) {
+                a->epoch = t->epoch; /* a new activation: kp_act_start, then its state */
+                if (__builtin_expect(t->b.f.len > len_max, 0)) {
+                    kp_act_start(t, a);
+                    len_max = refill(c, t, a, ring);
+                }
+                /* Fig. 6 on a new activation (ksf/feed.c): a segment
+                 * starts and, with no beta, the root counts. */
+                uint32_t root = ksf_root_fast(&t->b, r);
+                if (__builtin_expect(root == 0, 0)) {
+                    t->b.lost++; /* out of memory: kp_item's "*" and ring */
+                    ksf_star(&a->s);
+                    ring[0] = r;
+                    a->items = 1;
+                    continue;
+                }
+                t->b.f.n[root].count++;
+                a->s = (struct ksf_state){.tau = root, .beta = 0, .n = t->b.k == 2 ? 0 : 1};
+                ring[0] = r;
+                a->items = 1;
+                continue;
+            }
+            if (__builtin_expect(a->epoch != t->epoch || t->b.f.len > len_max, 0))
+                len_max = refill(c, t, a, ring);
+            (void)ksf_walk(&t->b, &a->s, r, 1);
+            ring[a->items++ & mask] = r;
+            continue;
+        }
+        struct pp_act_step step;
+        pp_act_feed(&q->acts, w, &step);
+        if (!pp_act_step_feeds_sequence(&step))
+            continue;
+        struct kp_act *s = act_at(t, q, step.depth);
+        if (s == NULL) {
+            t->b.lost += step.what == PP_ACT_PATH;
+            continue;
+        }
+        if (step.pushed)
+            kp_act_start(t, s);
+        if (step.what == PP_ACT_PATH) {
+            kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
+            len_max = kp_len_max(t);
+        }
+    }
+    t->b.events += paths;
 }

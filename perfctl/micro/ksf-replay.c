@@ -27,7 +27,10 @@
  * With --prune, the stream goes through the ksf-pruned analyzer's core
  * instead (feed.c, a budget of BYTES for the one analyzer thread), and the
  * time is the whole run: builds, epoch flushes into the summaries and the
- * last flush. */
+ * last flush.  It prints the flushes' scratch drains and summary updates,
+ * and a hash of the summaries (every entry's count, error and labels, in
+ * any order, and each length's floor and total): a change that must not
+ * alter what is kept prints the same hash. */
 #include "common/activations.h"
 #include "ksf/build.h"
 #include "ksf/feed.h"
@@ -172,16 +175,34 @@ static void replay_pruned(uint32_t k, uint64_t budget)
         kp_seq_free(&q);
     }
     double el = now() - t0;
-    uint64_t items = 0;
-    for (uint32_t n = 1; n <= k; n++)
-        items += c.sum[n - 1].len;
+    uint64_t items = 0, sum_hash = 0xcbf29ce484222325ull;
+    for (uint32_t n = 1; n <= k; n++) {
+        const struct ss_summary *s = &c.sum[n - 1];
+        items += s->len;
+        /* Every entry (count, err, labels), in any order (their sum), and
+         * the floor and total: two runs that kept the same summaries
+         * print the same value. */
+        uint64_t entries = 0;
+        for (uint32_t i = 0; i < s->len; i++) {
+            uint64_t h = (0xcbf29ce484222325ull ^ s->e[i].count) * 0x100000001b3ull;
+            h = (h ^ s->e[i].err) * 0x100000001b3ull;
+            for (uint32_t j = 0; j < n; j++)
+                h = (h ^ ss_labels(s, i)[j]) * 0x100000001b3ull;
+            entries += h;
+        }
+        uint64_t head[3] = {s->floor, s->total, entries};
+        for (int j = 0; j < 3; j++)
+            sum_hash = (sum_hash ^ head[j]) * 0x100000001b3ull;
+    }
     const struct ss_summary *top = &c.sum[k - 1];
     printf("k=%-2u  %10llu events  pruned %7.3f s %7.1f M events/s %6.2f ns/event  "
-           "m %u  epochs %llu  peak %.1f MB  monitored %llu  N_k %llu floor_k %llu%s\n",
+           "m %u  epochs %llu  drains %llu  updates %llu  peak %.1f MB  monitored %llu  "
+           "N_k %llu floor_k %llu  summaries hash %016llx%s\n",
            k, (unsigned long long)c.events, el, c.events / el / 1e6, el * 1e9 / c.events, c.m,
-           (unsigned long long)c.epochs, c.peak / 1048576.0, (unsigned long long)items,
+           (unsigned long long)c.epochs, (unsigned long long)c.drains,
+           (unsigned long long)c.updates, c.peak / 1048576.0, (unsigned long long)items,
            (unsigned long long)top->total, (unsigned long long)top->floor,
-           c.lost || c.failed ? "  LOST EVENTS" : "");
+           (unsigned long long)sum_hash, c.lost || c.failed ? "  LOST EVENTS" : "");
     kp_core_free(&c);
 }
 
