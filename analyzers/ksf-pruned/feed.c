@@ -47,6 +47,27 @@ static struct kp_act *act_at(const struct kp_thread *t, struct kp_seq *q, size_t
     return &q->act[depth - 1];
 }
 
+/* The general form of one word (markers, calls and returns the fast form
+ * does not take, activations past the stack's capacity): the activation
+ * stack's step, then kp_item for a path; an activation that cannot be
+ * stored loses its paths (counted). */
+static void feed_slow(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, uint64_t w)
+{
+    struct pp_act_step step;
+    pp_act_feed(&q->acts, w, &step);
+    if (!pp_act_step_feeds_sequence(&step))
+        return;
+    struct kp_act *s = act_at(t, q, step.depth);
+    if (s == NULL) {
+        t->b.lost += step.what == PP_ACT_PATH;
+        return;
+    }
+    if (step.pushed)
+        kp_act_start(t, s);
+    if (step.what == PP_ACT_PATH)
+        kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
+}
+
 /* k = 1 (Ball-Larus counting at the roots), and the general form of
  * every word: kp_item per path event, its room test included. */
 static void feed_general(struct kp_core *c, struct kp_thread *t, struct kp_seq *q,
@@ -70,19 +91,7 @@ static void feed_general(struct kp_core *c, struct kp_thread *t, struct kp_seq *
                     w & PATHPROF_EV_INDEX_MASK);
             continue;
         }
-        struct pp_act_step step;
-        pp_act_feed(&q->acts, w, &step);
-        if (!pp_act_step_feeds_sequence(&step))
-            continue;
-        struct kp_act *s = act_at(t, q, step.depth);
-        if (s == NULL) {
-            t->b.lost += step.what == PP_ACT_PATH;
-            continue;
-        }
-        if (step.pushed)
-            kp_act_start(t, s);
-        if (step.what == PP_ACT_PATH)
-            kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
+        feed_slow(c, t, q, w);
     }
 }
 
@@ -218,21 +227,8 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
             ring[a->items++ & mask] = r;
             continue;
         }
-        struct pp_act_step step;
-        pp_act_feed(&q->acts, w, &step);
-        if (!pp_act_step_feeds_sequence(&step))
-            continue;
-        struct kp_act *s = act_at(t, q, step.depth);
-        if (s == NULL) {
-            t->b.lost += step.what == PP_ACT_PATH;
-            continue;
-        }
-        if (step.pushed)
-            kp_act_start(t, s);
-        if (step.what == PP_ACT_PATH) {
-            kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
-            len_max = kp_len_max(t);
-        }
+        feed_slow(c, t, q, w);
+        len_max = kp_len_max(t); /* kp_item may have flushed or grown the forest */
     }
     t->b.events += paths;
 }
