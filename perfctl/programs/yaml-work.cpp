@@ -13,8 +13,8 @@
 //     and the document's text runs through YAML::Parser with an
 //     EventHandler of ours (virtual dispatch from the parser's
 //     singledocparser into this file).
-// C++ allocations come from a deterministic arena (below), so that yaml-cpp's
-// address-ordered containers run the same paths in every build.
+// C++ allocations come from a deterministic arena (yaml-alloc.cpp), so that
+// yaml-cpp's address-ordered containers run the same paths in every build.
 // Prints one line per document (a hash of its emission and the counts) and
 // the full emission of one document in 16; the output is deterministic.
 // Usage: yaml-work FILE
@@ -26,87 +26,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <sys/mman.h>
-
-// --- a deterministic operator new ----------------------------------------
-// yaml-cpp orders nodes by address: its memory holder keeps
-// std::set<std::shared_ptr<node>>, its emitter a std::map keyed by
-// node_ref*. The shapes of those trees, so the paths of their inline
-// _Rb_tree functions, follow the order of heap addresses, which malloc's
-// state decides - and a profiling runtime that allocates too (stream mode's
-// buffers) moves it. Every C++ allocation here comes from one mapping,
-// reused through free lists by size class: the addresses' order then
-// follows this program's own new/delete sequence only, the same in every
-// build (as sqlite3's -heap in perfctl/programs/sqlite3.sh).
-namespace {
-
-constexpr std::size_t kArena = std::size_t(8) << 30;  // reserved, not committed
-constexpr std::size_t kHeader = 16;                    // keeps 16-byte alignment
-constexpr std::size_t kSmall = 4096, kPage = 4096, kMaxPages = 4096;
-char *arena_base, *arena_next;
-void *free_small[kSmall / 16 + 1];    // by size / 16
-void *free_large[kMaxPages + 1];      // by pages
-
-void *arena_alloc(std::size_t n)
-{
-    if (!arena_base) {
-        void *p = mmap(nullptr, kArena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED)
-            throw std::bad_alloc();
-        arena_base = arena_next = static_cast<char *>(p);
-    }
-    std::size_t size, cls;
-    void **list;
-    if (n <= kSmall) {
-        cls = (n + 15) / 16;
-        if (cls == 0)
-            cls = 1;
-        size = cls * 16;
-        list = &free_small[cls];
-    } else {
-        cls = (n + kPage - 1) / kPage;
-        size = cls * kPage;
-        list = cls <= kMaxPages ? &free_large[cls] : nullptr;
-    }
-    char *b;
-    if (list && *list) {
-        b = static_cast<char *>(*list) - kHeader;
-        *list = *static_cast<void **>(*list);
-    } else {
-        if (size + kHeader > kArena - static_cast<std::size_t>(arena_next - arena_base))
-            throw std::bad_alloc();
-        b = arena_next;
-        arena_next += size + kHeader;
-    }
-    *reinterpret_cast<std::size_t *>(b) = size;
-    return b + kHeader;
-}
-
-void arena_free(void *p)
-{
-    if (!p)
-        return;
-    std::size_t size = *reinterpret_cast<std::size_t *>(static_cast<char *>(p) - kHeader);
-    void **list = size <= kSmall ? &free_small[size / 16] : size / kPage <= kMaxPages ? &free_large[size / kPage] : nullptr;
-    if (!list)
-        return;  // larger than any list: left unused
-    *static_cast<void **>(p) = *list;
-    *list = p;
-}
-
-}  // namespace
-
-void *operator new(std::size_t n) { return arena_alloc(n); }
-void *operator new[](std::size_t n) { return arena_alloc(n); }
-void operator delete(void *p) noexcept { arena_free(p); }
-void operator delete[](void *p) noexcept { arena_free(p); }
-void operator delete(void *p, std::size_t) noexcept { arena_free(p); }
-void operator delete[](void *p, std::size_t) noexcept { arena_free(p); }
+#include <pthread.h>
 
 namespace {
 
@@ -317,8 +241,19 @@ static void one_document(const std::string &text, long index, Counts &total)
     total.bad += c.bad;
 }
 
+static void *nothing(void *) { return nullptr; }
+
 int main(int argc, char **argv)
 {
+    // One thread, started and joined: glibc then clears
+    // __libc_single_threaded for good, and libstdc++'s shared_ptr reference
+    // counts take their atomic paths (ext/atomicity.h) in every build -
+    // as they do in stream mode, whose runtime starts an analyzer thread.
+    // Without it the counting and streaming modes' profiles split
+    // _Sp_counted_base's paths differently (same totals).
+    pthread_t t;
+    if (pthread_create(&t, nullptr, nothing, nullptr) == 0)
+        pthread_join(t, nullptr);
     if (argc != 2) {
         std::cerr << "usage: yaml-work FILE\n";
         return 2;
