@@ -48,7 +48,7 @@ compile_c() {
     shift 3
     mkdir -p "$d"
     for f in "$@"; do
-        case $f in *.cc|*.cpp|*.cxx) cc=g++ ;; *) cc=gcc ;; esac
+        case $f in *.cc|*.cpp|*.cxx) cc="g++" ;; *) cc=gcc ;; esac
         # shellcheck disable=SC2046,SC2086
         $cc $flags $(cflags_of "$b") -c "$f" -o "$d/$(basename "${f%.*}").o" &
         pids+=($!)

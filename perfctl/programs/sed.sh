@@ -30,8 +30,10 @@ prog_prepare() {
             --with-included-regex &&
         { make -s -j2 ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true MAKEINFO=true HELP2MAN=true \
             CFLAGS="-O2 -w" || true; }) >"$SED_CFG/log" 2>&1
-    [ -f "$SED_CFG/lib/libsed.a" ] && [ -f "$SED_CFG/sed/version.o" ] && [ -x "$SED_CFG/sed/sed" ] ||
-        { echo "perfctl: sed: configuring failed, see $SED_CFG/log" >&2; return 1; }
+    if ! [ -f "$SED_CFG/lib/libsed.a" ] || ! [ -f "$SED_CFG/sed/version.o" ] || ! [ -x "$SED_CFG/sed/sed" ]; then
+        echo "perfctl: sed: configuring failed, see $SED_CFG/log" >&2
+        return 1
+    fi
     touch "$SED_CFG/done"
 }
 prog_build() {  # BUILD BINDIR OBJDIR
