@@ -50,6 +50,24 @@ skip_reason (cgraph_node *node)
   function *fn = DECL_STRUCT_FUNCTION (decl);
   if (!fn || !fn->cfg || !gimple_in_ssa_p (fn))
     return "no CFG in SSA form";
+  /* A body GCC keeps only for inlining, whose out-of-line copy is another
+     object's (DECL_EXTERNAL): a member of a C++ extern template (libstdc++
+     declares std::string and the iostreams so) or a gnu_inline function
+     (glibc's __extern_inline).  That copy is a library's, built without
+     pathprof, so the calls the inliner leaves run uncounted: the
+     function's count would be the inlined sites' only, and would follow
+     the inliner's decisions, which our own probes' sizes move (counting
+     and streaming mode would disagree).  Not counted at all, it is a
+     library function like the others.  always_inline bodies are inlined
+     at every call, so their counts are whole; a C99 inline function's
+     external definition is the program's own (another of its TUs), so
+     it is kept too.  tests/cxx-extern-template.t.  */
+  if (DECL_EXTERNAL (decl)
+      && !lookup_attribute ("always_inline", DECL_ATTRIBUTES (decl))
+      && (lang_GNU_CXX ()
+          || lookup_attribute ("gnu_inline", DECL_ATTRIBUTES (decl))))
+    return "its out-of-line copy is another object's (extern template "
+           "or gnu_inline): calls not inlined would run uncounted";
   return NULL;
 }
 

@@ -516,6 +516,16 @@ pp_sampling_obstacle (void)
         if (e->flags & EDGE_ABNORMAL)
           return "it has abnormal edges (setjmp, nonlocal labels or a "
                  "computed goto), whose targets cannot be copied";
+      /* A C++ try with typed catch clauses dispatches on the exception's
+         type in a GIMPLE_EH_DISPATCH, whose EH region names its handlers
+         by label: a copy of the block would dispatch to the original
+         handlers' labels while its edges lead to the copies, and GCC
+         breaks on it (an ICE in ehdisp or in redirect_eh_dispatch_edge;
+         yaml-cpp's emitfromevents.cpp, tests/sampling-eh-dispatch.t).  */
+      gimple *last = last_stmt (bb);
+      if (last && gimple_code (last) == GIMPLE_EH_DISPATCH)
+        return "it dispatches exceptions to typed catch clauses "
+               "(GIMPLE_EH_DISPATCH), whose handlers cannot be copied";
       bbs.push_back (bb);
     }
   if (!can_copy_bbs_p (bbs.data (), bbs.size ()))

@@ -41,13 +41,16 @@ pp_setup() {
 
 # compile_c BUILD OBJDIR FLAGS FILE...: FILE.c -> OBJDIR/FILE.o, two at a
 # time, with the build's flags after FLAGS. Fails if any compile fails.
+# C++ files (.cc, .cpp, .cxx) go to g++ with the same flags (the plugin
+# runs in cc1plus as in cc1): FILE.cpp -> OBJDIR/FILE.o.
 compile_c() {
-    local b=$1 d=$2 flags=$3 f pids=() rc=0 p
+    local b=$1 d=$2 flags=$3 f pids=() rc=0 p cc
     shift 3
     mkdir -p "$d"
     for f in "$@"; do
+        case $f in *.cc|*.cpp|*.cxx) cc="g++" ;; *) cc=gcc ;; esac
         # shellcheck disable=SC2046,SC2086
-        gcc $flags $(cflags_of "$b") -c "$f" -o "$d/$(basename "$f" .c).o" &
+        $cc $flags $(cflags_of "$b") -c "$f" -o "$d/$(basename "${f%.*}").o" &
         pids+=($!)
         if [ "${#pids[@]}" -ge 2 ]; then
             wait "${pids[0]}" || rc=1
