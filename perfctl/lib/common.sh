@@ -83,10 +83,19 @@ BZIP2_FLAGS="-O2 -D_FILE_OFFSET_BITS=64 -w"
 
 # build_bzip2 SRC DIR CONFIG: DIR/bzip2 from SRC, compiled with
 # `cflags_of CONFIG` and linked with `libs_of CONFIG` (perfctl/bzip2-bench
-# defines its own pair for its other configurations); DIR starts empty.
+# defines its own pair for its other configurations); DIR starts empty,
+# except that a build reading a profile (-fprofile-use: robustness's
+# count-use and tpp) keeps the .gcda files a -fprofile-generate build's
+# run left there: they are its input (emptying DIR made robustness's TPP
+# build on bzip2 a TPP without an edge profile, which tppcheck refused).
 build_bzip2() {
     local src=$1 d=$2 c=$3 objs='' f
-    rm -rf "$d"; mkdir -p "$d"
+    if [[ " $(cflags_of "$c") " == *" -fprofile-use "* ]] && [ -d "$d" ]; then
+        find "$d" -mindepth 1 ! -name '*.gcda' -delete
+    else
+        rm -rf "$d"
+    fi
+    mkdir -p "$d"
     for f in $BZIP2_FILES; do
         # shellcheck disable=SC2046,SC2086
         gcc $BZIP2_FLAGS $(cflags_of $c) -c "$src/$f.c" -o "$d/$f.o"

@@ -85,13 +85,22 @@ for my $tf (@{ $tpp->{functions} }) {
     for my $p (@pieces) { $bcount{ path_key($p->[0], $p->[1]) } += $p->[2]; $btotal += $p->[2] }
     my @derived = @{ $tf->{tpp}{derived_list} };
     my %obvious_end = map { ("$end_letter{$_->{end}} $_->{last}" . ($_->{to} >= 0 ? " $_->{to}" : '') => 1) } @derived;
-    my (@bad, %hot);
+    # Measured paths are summed per key as BLPP's pieces are: two paths
+    # may have the same blocks and edges and differ only in how they
+    # start (from the entry, or after a cut edge into the same block: lua's
+    # luaV_execute at -O0, whose `goto startfunc` re-enters block 2), and
+    # comparing each with the sum of both failed a correct profile.
+    my (@bad, %hot, %tsum, %tids);
     for my $p (@{ $tf->{paths} }) {
         my $k = path_key($p->{blocks}, $p->{edges});
         $hot{$k} = 1;
         next if $p->{derived_from};
+        $tsum{$k} += $p->{count};
+        push @{ $tids{$k} }, $p->{id};
+    }
+    for my $k (sort keys %tsum) {
         my $want = $bcount{$k} // 0;
-        push @bad, "path $p->{id} ($k): TPP $p->{count}, BLPP $want" if $p->{count} != $want;
+        push @bad, "path @{ $tids{$k} } ($k): TPP $tsum{$k}, BLPP $want" if $tsum{$k} != $want;
     }
     my %tcount = map { ($_->{id} => $_->{count}) } @{ $tf->{paths} };
     for my $dp (@derived) {
