@@ -1,9 +1,11 @@
 /* ppp-file.cc - reading the interesting-paths file (see ppp-file.h).
  *
  * The format is line-oriented so that a user may edit it: a version line
- * "pathprof-interesting-paths 1", then "FUNCTION FILE 0xCHECKSUM ID" lines
- * separated by blanks; '#' starts a comment, blank lines are ignored.
- * Lines of one function need not be adjacent. */
+ * "pathprof-interesting-paths 1" (or 2), then "FUNCTION FILE 0xCHECKSUM ID"
+ * lines separated by blanks; '#' starts a comment, blank lines are ignored.
+ * A field may be in double quotes, with \" \\ \t \n \r \xHH escapes
+ * inside: C++ names hold blanks ("f<int, char>").  Lines of one function
+ * need not be adjacent. */
 #include "gcc-headers.h"
 #include "ppp-file.h"
 
@@ -48,6 +50,98 @@ entry_for (const std::string &name, const std::string &file, uint64_t checksum,
   return &entries.back ();
 }
 
+/* Splits LINE into at most 5 fields (a 5th means too many), unquoting
+   quoted ones; '#' outside quotes ends the line.  On malformed quoting,
+   returns -1 with *WHY and *COL (1-based) set.  */
+static int
+split_fields (const std::string &line, std::string field[5], const char **why,
+              size_t *col)
+{
+  int n = 0;
+  size_t i = 0, len = line.size ();
+  while (n < 5)
+    {
+      while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'
+                         || line[i] == '\n'))
+        i++;
+      if (i == len || line[i] == '#')
+        break;
+      std::string &f = field[n++];
+      f.clear ();
+      if (line[i] != '"')
+        {
+          while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r'
+                 && line[i] != '\n' && line[i] != '#')
+            f += line[i++];
+          continue;
+        }
+      size_t open = i++;
+      for (;;)
+        {
+          if (i >= len || line[i] == '\n')
+            {
+              *why = "a quoted field has no closing '\"'";
+              *col = open + 1;
+              return -1;
+            }
+          char c = line[i++];
+          if (c == '"')
+            break;
+          if (c != '\\')
+            {
+              f += c;
+              continue;
+            }
+          char e = i < len ? line[i] : '\0';
+          i++;
+          if (e == '"' || e == '\\')
+            f += e;
+          else if (e == 't')
+            f += '\t';
+          else if (e == 'n')
+            f += '\n';
+          else if (e == 'r')
+            f += '\r';
+          else if (e == 'x' && i + 1 < len && ISXDIGIT (line[i])
+                   && ISXDIGIT (line[i + 1]))
+            {
+              f += (char) strtoul (line.substr (i, 2).c_str (), NULL, 16);
+              i += 2;
+            }
+          else
+            {
+              *why = "unknown escape in a quoted field (use \\\", \\\\, \\t, "
+                     "\\n, \\r or \\xHH)";
+              *col = i - 1;
+              return -1;
+            }
+        }
+      if (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r'
+          && line[i] != '\n' && line[i] != '#')
+        {
+          *why = "a closing '\"' must be followed by a blank";
+          *col = i + 1;
+          return -1;
+        }
+    }
+  return n;
+}
+
+/* Reads one line of any length into LINE; false at end of file.  */
+static bool
+read_line (FILE *f, std::string &line)
+{
+  int c;
+  line.clear ();
+  while ((c = getc (f)) != EOF)
+    {
+      line += (char) c;
+      if (c == '\n')
+        break;
+    }
+  return c != EOF || !line.empty ();
+}
+
 bool
 pp_ppp_load (const char *path)
 {
@@ -58,36 +152,32 @@ pp_ppp_load (const char *path)
              "%<ppp%>): %s", path, xstrerror (errno));
       return false;
     }
-  char buf[8192];
+  std::string buf, field[5];
   unsigned line = 0;
   bool ok = true, seen_version = false;
-  while (fgets (buf, sizeof buf, f))
+  while (read_line (f, buf))
     {
       line++;
-      size_t len = strlen (buf);
-      if (len == sizeof buf - 1 && buf[len - 1] != '\n')
+      const char *why = NULL;
+      size_t col = 0;
+      int n = split_fields (buf, field, &why, &col);
+      if (n < 0)
         {
-          error ("pathprof: %s:%u: line longer than %u bytes", path, line,
-                 (unsigned) sizeof buf - 2);
+          error ("pathprof: %s:%u:%u: %s", path, line, (unsigned) col, why);
           ok = false;
-          break;
+          continue;
         }
-      if (char *hash = strchr (buf, '#'))
-        *hash = '\0';
-      char *field[5];
-      int n = 0;
-      for (char *tok = strtok (buf, " \t\r\n"); tok && n < 5;
-           tok = strtok (NULL, " \t\r\n"))
-        field[n++] = tok;
       if (n == 0)
         continue;
       if (!seen_version)
         {
-          if (n != 2 || strcmp (field[0], "pathprof-interesting-paths") != 0
-              || strcmp (field[1], "1") != 0)
+          /* Version 2 adds quoted fields; a version 1 file is read the
+             same way (its fields never start with '"').  */
+          if (n != 2 || field[0] != "pathprof-interesting-paths"
+              || (field[1] != "1" && field[1] != "2"))
             {
               error ("pathprof: %s:%u: not an interesting-paths file (the first "
-                     "line must be %<pathprof-interesting-paths 1%>; "
+                     "line must be %<pathprof-interesting-paths 1%> or %<2%>; "
                      "%<pathprof select PROFILE%> writes one)", path, line);
               ok = false;
               break;
@@ -99,21 +189,29 @@ pp_ppp_load (const char *path)
       if (n != 4)
         {
           error ("pathprof: %s:%u: %d fields, want 4: FUNCTION FILE CHECKSUM "
-                 "PATH-ID", path, line, n);
+                 "PATH-ID (a name with blanks goes in double quotes)", path,
+                 line, n);
           ok = false;
           continue;
         }
-      if (strncmp (field[2], "0x", 2) != 0 || !parse_u64 (field[2] + 2, 16, &checksum))
+      if (field[0].empty ())
+        {
+          error ("pathprof: %s:%u: empty function name", path, line);
+          ok = false;
+          continue;
+        }
+      if (field[2].compare (0, 2, "0x") != 0
+          || !parse_u64 (field[2].c_str () + 2, 16, &checksum))
         {
           error ("pathprof: %s:%u: checksum %qs is not 0x followed by hex digits",
-                 path, line, field[2]);
+                 path, line, field[2].c_str ());
           ok = false;
           continue;
         }
-      if (!parse_u64 (field[3], 10, &id))
+      if (!parse_u64 (field[3].c_str (), 10, &id))
         {
           error ("pathprof: %s:%u: path ID %qs is not a decimal number", path,
-                 line, field[3]);
+                 line, field[3].c_str ());
           ok = false;
           continue;
         }

@@ -16,8 +16,9 @@ static void select_usage(FILE *out)
 {
     fputs("Usage: pathprof select PROFILE [--cover F] > interesting.txt\n"
           "Writes the interesting paths for -fplugin-arg-pathprof-ppp=FILE: one line\n"
-          "per path (function, file, CFG checksum, Ball-Larus path ID); see\n"
-          "docs/format.md, \"Interesting paths\". The file may be edited.\n"
+          "per path (function, file, CFG checksum, Ball-Larus path ID; names with\n"
+          "blanks, as C++ templates have, in double quotes); see docs/format.md,\n"
+          "\"Interesting paths\". The file may be edited.\n"
           "  --cover F   the hottest paths covering at least fraction F (0 < F <= 1)\n"
           "              of the profile's path executions (default 1: every path\n"
           "              that ran)\n",

@@ -3,17 +3,52 @@
 #include "interesting_write.h"
 
 #include <inttypes.h>
+#include <string.h>
 
-/* Fields are separated by blanks and '#' starts a comment, so a field may
- * hold neither; nor control bytes, which an editor would mangle. */
-static bool fits_field(const char *s)
+/* Fields are separated by blanks and '#' starts a comment, so a field
+ * holding either (C++ template names: "std::vector<int, std::allocator
+ * <int> >::push_back"), a '"' (which opens a quoted field), a control
+ * byte (which an editor would mangle), or nothing at all is written
+ * quoted; the file "-" too, which unquoted means "unknown". */
+static bool needs_quotes(const char *s)
 {
     if (!*s)
-        return false;
+        return true;
     for (; *s; s++)
-        if ((unsigned char)*s <= ' ' || *s == '#' || *s == 0x7f)
-            return false;
-    return true;
+        if ((unsigned char)*s <= ' ' || *s == '#' || *s == '"' || *s == 0x7f)
+            return true;
+    return false;
+}
+
+/* In quotes, '\' escapes '"', '\' and control bytes (\t, \n, \r, \xHH),
+ * so every byte string round-trips and the line stays one line. */
+static void write_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\r')
+            fputs("\\r", out);
+        else if (c < ' ' || c == 0x7f)
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void write_field(FILE *out, const char *s, bool quote)
+{
+    if (quote)
+        write_quoted(out, s);
+    else
+        fputs(s, out);
 }
 
 bool interesting_write(FILE *out, const struct pp_profile *p, const struct ranked_path *paths,
@@ -21,23 +56,27 @@ bool interesting_write(FILE *out, const struct pp_profile *p, const struct ranke
 {
     uint64_t total = profile_total(p), executed = 0;
     size_t i, nfuncs = 0;
+    bool quoted = false;
 
+    (void)err;
     for (i = 0; i < p->nfuncs; i++)
         executed += p->funcs[i].nrecords;
     for (i = 0; i < n; i++) {
         const struct pp_func_meta *m = p->funcs[paths[i].func].meta;
-        if (!fits_field(m->name) || (m->file && !fits_field(m->file)))
-            return pp_fail(err, "function %s (file %s): a name with a blank, a control "
-                                "character or '#' cannot be written as an interesting path",
-                           m->name, m->file ? m->file : "-");
+        if (needs_quotes(m->name) || (m->file && (needs_quotes(m->file) || !strcmp(m->file, "-"))))
+            quoted = true;
         if (i == 0 || paths[i].func != paths[i - 1].func)
             nfuncs++;
     }
-    fputs("pathprof-interesting-paths 1\n"
-          "# Interesting paths for -fplugin-arg-pathprof-ppp=FILE (docs/format.md,\n"
+    /* Version 1 when nothing needs quotes, so that such a file stays
+     * readable by a plugin that predates quoted fields; one that does not
+     * know version 2 then says so rather than misreading a name. */
+    fprintf(out, "pathprof-interesting-paths %d\n", quoted ? 2 : 1);
+    fputs("# Interesting paths for -fplugin-arg-pathprof-ppp=FILE (docs/format.md,\n"
           "# \"Interesting paths\"). One path a line: FUNCTION FILE CHECKSUM PATH-ID,\n"
           "# the Ball-Larus ID in the build whose CFG checksum is given; FILE is -\n"
-          "# when unknown; '#' starts a comment. Delete or add lines freely.\n",
+          "# when unknown; a name with blanks, '#' or '\"' is in double quotes, with\n"
+          "# \\\" and \\\\ inside; '#' starts a comment. Delete or add lines freely.\n",
           out);
     fprintf(out, "# selected from %s: %zu of %" PRIu64 " executed paths in %zu functions,\n"
                  "# %" PRIu64 " of %" PRIu64 " path executions (%.2f%%; --cover %g)\n",
@@ -45,8 +84,14 @@ bool interesting_write(FILE *out, const struct pp_profile *p, const struct ranke
             total ? 100.0 * (double)src->covered / (double)total : 100.0, src->cover);
     for (i = 0; i < n; i++) {
         const struct pp_func_meta *m = p->funcs[paths[i].func].meta;
-        fprintf(out, "%s %s 0x%016" PRIx64 " %" PRIu64 "  # count %" PRIu64 "\n", m->name,
-                m->file ? m->file : "-", m->checksum, paths[i].id, paths[i].count);
+        write_field(out, m->name, needs_quotes(m->name));
+        fputc(' ', out);
+        if (m->file)
+            write_field(out, m->file, needs_quotes(m->file) || !strcmp(m->file, "-"));
+        else
+            fputc('-', out);
+        fprintf(out, " 0x%016" PRIx64 " %" PRIu64 "  # count %" PRIu64 "\n", m->checksum,
+                paths[i].id, paths[i].count);
     }
     return true;
 }

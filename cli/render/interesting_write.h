@@ -18,9 +18,10 @@ struct interesting_source {
     uint64_t covered;      /* path executions the selected paths stand for */
 };
 
-/* Writes PATHS (sorted by function, then ID) of P. Fails (err names the
- * function) when a name or file holds a blank, a control byte or '#',
- * which the line format cannot carry. */
+/* Writes PATHS (sorted by function, then ID) of P. Names and files that
+ * hold a blank, '#', '"' or a control byte are written quoted (version 2
+ * of the format), so every name round-trips; never fails today, ERR is
+ * kept for a writer that may. */
 bool interesting_write(FILE *out, const struct pp_profile *p, const struct ranked_path *paths,
                        size_t n, const struct interesting_source *src, struct pp_error *err);
 

@@ -6,6 +6,7 @@
 #   oracle.pl executed REPORT.json        "name file checksum id count" per executed path
 #   oracle.pl only A.json B.json          "name file id" of paths A ran and B never did
 #   oracle.pl interesting FILE            "name file checksum id" per line of the file
+# (PP_ORACLE_SEP=tab: executed and interesting join their fields by tabs)
 #   oracle.pl residual RESIDUAL.json KEY  "name file id" of RESIDUAL's list KEY
 #   oracle.pl covers REPORT.json FUNC LINE...  IDs of FUNC's executed paths that run any LINE
 use strict;
@@ -27,9 +28,12 @@ sub executed {
     return @out;
 }
 
+# Fields are joined by blanks, or by tabs with PP_ORACLE_SEP=tab (names
+# that hold blanks: C++ templates).
+my $sep = ($ENV{PP_ORACLE_SEP} // '') eq 'tab' ? "\t" : ' ';
 my $cmd = shift // '';
 if ($cmd eq 'executed') {
-    print join(' ', @$_), "\n" for executed(json(shift));
+    print join($sep, @$_), "\n" for executed(json(shift));
 } elsif ($cmd eq 'only') {
     my @a = executed(json(shift));
     my %b = map { ("$_->[0] $_->[1] $_->[2] $_->[3]" => 1) } executed(json(shift));
@@ -37,13 +41,28 @@ if ($cmd eq 'executed') {
 } elsif ($cmd eq 'interesting') {
     my @lines = split /\n/, slurp(shift);
     my $head = shift @lines;
-    die "oracle.pl: no version line\n" unless $head eq 'pathprof-interesting-paths 1';
+    die "oracle.pl: no version line\n" unless $head =~ /^pathprof-interesting-paths [12]$/;
     for (@lines) {
-        s/#.*//;
-        next unless /\S/;
-        my @f = split;
-        die "oracle.pl: bad line '$_'\n" unless @f == 4 && $f[2] =~ /^0x[0-9a-f]{16}$/ && $f[3] =~ /^\d+$/;
-        print "@f\n";
+        my @f;
+        # A field is a run of non-blanks up to '#', or "..." with \" \\ \t
+        # \n \r \xHH inside (docs/format.md, version 2).
+        while (1) {
+            s/^[ \t\r]+//;
+            last if $_ eq '' || /^#/;
+            if (s/^"((?:[^"\\]|\\(?:["\\tnr]|x[0-9a-fA-F]{2}))*)"(?=[ \t\r#]|$)//) {
+                my $q = $1;
+                $q =~ s/\\(["\\tnr]|x([0-9a-fA-F]{2}))/
+                    defined $2 ? chr(hex $2) : { '"' => '"', '\\' => '\\', t => "\t", n => "\n", r => "\r" }->{$1}/ge;
+                push @f, $q;
+            } elsif (s/^([^ \t\r#"][^ \t\r#]*)//) {
+                push @f, $1;
+            } else {
+                die "oracle.pl: bad field in '$_'\n";
+            }
+        }
+        next unless @f;
+        die "oracle.pl: bad line '@f'\n" unless @f == 4 && $f[2] =~ /^0x[0-9a-f]{16}$/ && $f[3] =~ /^\d+$/;
+        print join($sep, @f), "\n";
     }
 } elsif ($cmd eq 'residual') {
     my ($doc, $key) = (json(shift), shift);
