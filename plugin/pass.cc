@@ -19,6 +19,7 @@
 #include "metadata.h"
 #include "probes.h"
 #include "callee-flags.h"
+#include "constant-p.h"
 #include "sampling.h"
 #include "ppp-plan.h"
 #include "ppp-probe.h"
@@ -192,6 +193,14 @@ execute_pathprof (void)
           continue;
         }
       push_cfun (fn);
+      /* Before numbering, in every mode: which side of a
+         __builtin_constant_p runs must not depend on the inlining of
+         this build (constant-p.cc).  */
+      unsigned settled = pp_settle_constant_p ();
+      if (settled && pp_opts.verbose)
+        inform (DECL_SOURCE_LOCATION (node->decl),
+                "pathprof: %qD: %u %<__builtin_constant_p%> answered 0 before "
+                "numbering", node->decl, settled);
       fn_plan *p = new fn_plan;
       pp_ppp_choice ppp;
       p->node = node;
