@@ -11,12 +11,6 @@
 pp_require_build
 SRC=$TAP_ROOT/tests/sampling/constant-p.c
 N=3000
-# paths PROFILE: "function path count" lines, sorted
-paths() {
-    pp_json "$1" | perl -MJSON::PP -e '
-        my $d = decode_json(join "", <STDIN>);
-        for my $f (@{$d->{functions}}) { print "$f->{name} $_->{id} $_->{count}\n" for @{$f->{paths}} }' | sort
-}
 
 pp_cc_plain "$T/plain" "$SRC" -O2 || fail "plain build"
 "$T/plain" $N >"$T/plain.out"
@@ -32,9 +26,9 @@ for opts in "-O2" "-O3" "-O3 -flto"; do
     pp_run "$T/c$tag.pp" "$T/c$tag" $N
     is "$(cat "$T/s$tag.pp.stdout")" "$(cat "$T/plain.out")" "$opts: sampled output = plain"
     is "$(cat "$T/c$tag.pp.stdout")" "$(cat "$T/plain.out")" "$opts: count output = plain"
-    cp=$(paths "$T/c$tag.pp")
+    cp=$(pp_path_counts "$T/c$tag.pp")
     like "$cp" "ck_fwrite" "$opts: the count profile has ck_fwrite's paths"
-    is "$(paths "$T/s$tag.pp")" "$cp" "$opts: PATHPROF_SAMPLE=1/1 = count, path for path"
+    is "$(pp_path_counts "$T/s$tag.pp")" "$cp" "$opts: PATHPROF_SAMPLE=1/1 = count, path for path"
 done
 like "$(cat "$T/s-O3.log")" "'?ck_fwrite[.a-z0-9]*'?: [0-9]+ '?__builtin_constant_p'? answered 0 before numbering" \
     "verbose names the answered tests"

@@ -10,12 +10,6 @@ pp_require_build
 command -v g++ >/dev/null || plan skip_all "no g++"
 SRC=$TAP_ROOT/tests/cxx/eh-dispatch.cc
 N=3000
-# paths PROFILE: "function path count" lines, sorted
-paths() {
-    pp_json "$1" | perl -MJSON::PP -e '
-        my $d = decode_json(join "", <STDIN>);
-        for my $f (@{$d->{functions}}) { print "$f->{name} $_->{id} $_->{count}\n" for @{$f->{paths}} }' | sort
-}
 # sampled PROFILE NAME: whether NAME has a checking copy ("yes"/"no")
 sampled() {
     pp_json "$1" | perl -MJSON::PP -e '
@@ -36,7 +30,7 @@ for level in O0 O2; do
     PATHPROF_SAMPLE=1/1 pp_run "$T/s-$level.pp" "$T/s-$level" $N
     pp_run "$T/c-$level.pp" "$T/c-$level" $N
     is "$(cat "$T/s-$level.pp.stdout")" "$(cat "$T/plain.out")" "$level: sampled output = plain"
-    is "$(paths "$T/s-$level.pp")" "$(paths "$T/c-$level.pp")" "$level: PATHPROF_SAMPLE=1/1 = count, path for path"
+    is "$(pp_path_counts "$T/s-$level.pp")" "$(pp_path_counts "$T/c-$level.pp")" "$level: PATHPROF_SAMPLE=1/1 = count, path for path"
     is "$(sampled "$T/s-$level.pp" work)" yes "$level: work (no catch) keeps its checking copy"
     PATHPROF_SAMPLE=1/1000 pp_run "$T/t-$level.pp" "$T/s-$level" $N
     is "$(cat "$T/t-$level.pp.stdout")" "$(cat "$T/plain.out")" "$level: 1/1000 output = plain"

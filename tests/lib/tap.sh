@@ -228,3 +228,11 @@ pp_json() {
     if [ "${PP_DECODER:-}" = perl ]; then perl "$TAP_ROOT/tests/oracle/ppdecode.pl" "$p"; return; fi
     "$PP_CLI" report "$p" --json "$@"
 }
+
+# pp_path_counts PROFILE: "function path count" lines, sorted: two
+# profiles compared path for path with `is`
+pp_path_counts() {
+    pp_json "$1" | perl -MJSON::PP -e '
+        my $d = decode_json(join "", <STDIN>);
+        for my $f (@{$d->{functions}}) { print "$f->{name} $_->{id} $_->{count}\n" for @{$f->{paths}} }' | sort
+}
