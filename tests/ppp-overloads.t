@@ -66,8 +66,8 @@ ppp_build both all.txt
 is "$(numbered ppp-both.pp | cut -f1,3,4)" "$(perl "$ORACLE" interesting all.txt | cut -f1,3,4 | sort)" \
     "both listed: the paths with a PPP number are the interesting ones"
 
-for o in INT STR; do
-    eval "l=\$L$o"
+for o in "INT:$LINT" "STR:$LSTR"; do
+    l=${o#*:} o=${o%%:*}
     only all.txt "$l" "only-$o.txt"
     isnt "$(tail -n +2 "only-$o.txt")" "" "only-$o: the file lists score at line $l"
     ppp_build "only-$o" "only-$o.txt" || continue
