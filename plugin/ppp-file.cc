@@ -1,8 +1,9 @@
 /* ppp-file.cc - reading the interesting-paths file (see ppp-file.h).
  *
  * The format is line-oriented so that a user may edit it: a version line
- * "pathprof-interesting-paths 1" (or 2), then "FUNCTION FILE 0xCHECKSUM ID"
- * lines separated by blanks; '#' starts a comment, blank lines are ignored.
+ * "pathprof-interesting-paths 1" (or 2, 3), then "FUNCTION FILE 0xCHECKSUM ID"
+ * lines separated by blanks (version 3: "FUNCTION FILE LINE 0xCHECKSUM ID"
+ * too, LINE telling C++ overloads of one name in one file apart); '#' starts a comment, blank lines are ignored.
  * A field may be in double quotes, with \" \\ \t \n \r \xHH escapes
  * inside: C++ names hold blanks ("f<int, char>").  Lines of one function
  * need not be adjacent. */
@@ -33,16 +34,18 @@ parse_u64 (const char *s, int base, uint64_t *v)
 }
 
 static pp_ppp_entry *
-entry_for (const std::string &name, const std::string &file, uint64_t checksum,
-           unsigned line)
+entry_for (const std::string &name, const std::string &file, unsigned decl_line,
+           uint64_t checksum, unsigned line)
 {
   std::vector<size_t> &same = by_name[name];
   for (size_t i = 0; i < same.size (); i++)
-    if (entries[same[i]].file == file && entries[same[i]].checksum == checksum)
+    if (entries[same[i]].file == file && entries[same[i]].decl_line == decl_line
+        && entries[same[i]].checksum == checksum)
       return &entries[same[i]];
   pp_ppp_entry e;
   e.name = name;
   e.file = file;
+  e.decl_line = decl_line;
   e.checksum = checksum;
   e.line = line;
   same.push_back (entries.size ());
@@ -155,6 +158,7 @@ pp_ppp_load (const char *path)
   std::string buf, field[5];
   unsigned line = 0;
   bool ok = true, seen_version = false;
+  int version = 0;
   while (read_line (f, buf))
     {
       line++;
@@ -172,27 +176,55 @@ pp_ppp_load (const char *path)
       if (!seen_version)
         {
           /* Version 2 adds quoted fields; a version 1 file is read the
-             same way (its fields never start with '"').  */
+             same way (its fields never start with '"').  Version 3 adds
+             the optional LINE field, so that a plugin older than it
+             refuses such a file instead of misreading its lines.  */
           if (n != 2 || field[0] != "pathprof-interesting-paths"
-              || (field[1] != "1" && field[1] != "2"))
+              || (field[1] != "1" && field[1] != "2" && field[1] != "3"))
             {
               error ("pathprof: %s:%u: not an interesting-paths file (the first "
-                     "line must be %<pathprof-interesting-paths 1%> or %<2%>; "
-                     "%<pathprof select PROFILE%> writes one)", path, line);
+                     "line must be %<pathprof-interesting-paths 1%>, %<2%> or "
+                     "%<3%>; %<pathprof select PROFILE%> writes one)", path, line);
               ok = false;
               break;
             }
+          version = field[1][0] - '0';
           seen_version = true;
           continue;
         }
-      uint64_t checksum, id;
-      if (n != 4)
+      uint64_t checksum, id, decl_line = 0;
+      if (version < 3 && n != 4)
         {
           error ("pathprof: %s:%u: %d fields, want 4: FUNCTION FILE CHECKSUM "
-                 "PATH-ID (a name with blanks goes in double quotes)", path,
-                 line, n);
+                 "PATH-ID (a name with blanks goes in double quotes); a LINE "
+                 "field after FILE needs version 3", path, line, n);
           ok = false;
           continue;
+        }
+      if (n != 4 && n != 5)
+        {
+          error ("pathprof: %s:%u: %d fields, want 4 or 5: FUNCTION FILE [LINE] "
+                 "CHECKSUM PATH-ID (a name with blanks goes in double quotes)",
+                 path, line, n);
+          ok = false;
+          continue;
+        }
+      if (n == 5)
+        {
+          /* FUNCTION FILE LINE CHECKSUM PATH-ID: shift to the 4-field
+             layout once LINE is read.  */
+          if (!parse_u64 (field[2].c_str (), 10, &decl_line) || decl_line == 0
+              || decl_line > 0xffffffffu)
+            {
+              error ("pathprof: %s:%u: LINE %qs (the 3rd of 5 fields: FUNCTION "
+                     "FILE LINE CHECKSUM PATH-ID) is not a line number (a name "
+                     "with blanks goes in double quotes)", path, line,
+                     field[2].c_str ());
+              ok = false;
+              continue;
+            }
+          field[2] = field[3];
+          field[3] = field[4];
         }
       if (field[0].empty ())
         {
@@ -215,7 +247,8 @@ pp_ppp_load (const char *path)
           ok = false;
           continue;
         }
-      entry_for (field[0], field[1], checksum, line)->ids.push_back (id);
+      entry_for (field[0], field[1], (unsigned) decl_line, checksum, line)
+        ->ids.push_back (id);
     }
   if (ok && ferror (f))
     {
@@ -233,7 +266,8 @@ pp_ppp_load (const char *path)
 }
 
 const pp_ppp_entry *
-pp_ppp_find (const char *name, const char *file, uint64_t checksum)
+pp_ppp_find (const char *name, const char *file, unsigned decl_line,
+             uint64_t checksum)
 {
   std::map<std::string, std::vector<size_t> >::const_iterator it = by_name.find (name);
   if (it == by_name.end ())
@@ -246,23 +280,31 @@ pp_ppp_find (const char *name, const char *file, uint64_t checksum)
       const pp_ppp_entry &e = entries[it->second[i]];
       if (e.checksum != checksum)
         continue;
-      if (e.file == f)
+      /* An entry with a LINE is this function only at that line; one
+         without stands for every function of that name in the file.  */
+      if (e.file == f && (e.decl_line == 0 || e.decl_line == decl_line))
         return &e;
       by_sum = &e;
       nsum++;
     }
+  /* Not found by file (and line): the only entry of that name with this
+     checksum, as when the file was named otherwise or lines above the
+     function were added or removed since the selection.  */
   return nsum == 1 ? by_sum : NULL;
 }
 
 const pp_ppp_entry *
-pp_ppp_find_changed (const char *name, const char *file)
+pp_ppp_find_changed (const char *name, const char *file, unsigned decl_line)
 {
   std::map<std::string, std::vector<size_t> >::const_iterator it = by_name.find (name);
   if (it == by_name.end ())
     return NULL;
   std::string f = file ? file : "-";
   for (size_t i = 0; i < it->second.size (); i++)
-    if (entries[it->second[i]].file == f)
-      return &entries[it->second[i]];
+    {
+      const pp_ppp_entry &e = entries[it->second[i]];
+      if (e.file == f && (e.decl_line == 0 || e.decl_line == decl_line))
+        return &e;
+    }
   return NULL;
 }

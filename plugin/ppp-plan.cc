@@ -38,11 +38,12 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
   const char *file = DECL_SOURCE_FILE (current_function_decl);
   uint64_t checksum = pp_meta_checksum (name, dag);
   location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
-  const pp_ppp_entry *e = pp_ppp_find (name, file, checksum);
+  unsigned decl_line = DECL_SOURCE_LINE (current_function_decl);
+  const pp_ppp_entry *e = pp_ppp_find (name, file, decl_line, checksum);
 
   if (!e)
     {
-      if (const pp_ppp_entry *old = pp_ppp_find_changed (name, file))
+      if (const pp_ppp_entry *old = pp_ppp_find_changed (name, file, decl_line))
         {
           char want[24], have[24];
           snprintf (want, sizeof want, "0x%016llx", (unsigned long long) old->checksum);
@@ -51,6 +52,13 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
                     "paths were selected: %s:%u gives checksum %s, this build "
                     "has %s; select them again from a profile of this build "
                     "(%<pathprof select%>)", name, pp_opts.ppp_file, old->line, want, have);
+          /* Without a LINE the entry stands for every function of that
+             name in the file: an unlisted C++ overload lands here.  */
+          if (!old->decl_line)
+            inform (loc, "pathprof: if %s:%u lists another overload of %qs, "
+                    "give it its declaration line (FUNCTION FILE LINE CHECKSUM "
+                    "PATH-ID, format version 3, as %<pathprof select%> writes "
+                    "for overloads)", pp_opts.ppp_file, old->line, name);
           return PP_PPP_FAILED;
         }
       if (pp_opts.verbose)

@@ -102,6 +102,6 @@ ppp_fails "text right after a closing quote: file, line, column" \
 printf 'pathprof-interesting-paths 2\nclassify<int, char> templates.cc 0x1 3\n' >unq.txt
 ppp_fails "an unquoted name with a blank: field count, and how to fix it" \
     "unq.txt:2: 5 fields, want 4: FUNCTION FILE CHECKSUM PATH-ID \(a name with blanks goes in double quotes\)" unq.txt
-printf 'pathprof-interesting-paths 3\n' >v3.txt
-ppp_fails "an unknown version" "v3.txt:1: not an interesting-paths file" v3.txt
+printf 'pathprof-interesting-paths 4\n' >v4.txt
+ppp_fails "an unknown version" "v4.txt:1: not an interesting-paths file" v4.txt
 done_testing

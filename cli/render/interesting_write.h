@@ -20,8 +20,10 @@ struct interesting_source {
 
 /* Writes PATHS (sorted by function, then ID) of P. Names and files that
  * hold a blank, '#', '"' or a control byte are written quoted (version 2
- * of the format), so every name round-trips; never fails today, ERR is
- * kept for a writer that may. */
+ * of the format), so every name round-trips. Functions whose name and
+ * file another function of P shares (C++ overloads) get their declaration
+ * line as a LINE field (version 3). False (ERR set) only when out of
+ * memory. */
 bool interesting_write(FILE *out, const struct pp_profile *p, const struct ranked_path *paths,
                        size_t n, const struct interesting_source *src, struct pp_error *err);
 

@@ -6,6 +6,7 @@
 #   oracle.pl executed REPORT.json        "name file checksum id count" per executed path
 #   oracle.pl only A.json B.json          "name file id" of paths A ran and B never did
 #   oracle.pl interesting FILE            "name file checksum id" per line of the file
+#                                          (version 3's LINE field left out)
 # (PP_ORACLE_SEP=tab: executed and interesting join their fields by tabs)
 #   oracle.pl residual RESIDUAL.json KEY  "name file id" of RESIDUAL's list KEY
 #   oracle.pl covers REPORT.json FUNC LINE...  IDs of FUNC's executed paths that run any LINE
@@ -41,7 +42,8 @@ if ($cmd eq 'executed') {
 } elsif ($cmd eq 'interesting') {
     my @lines = split /\n/, slurp(shift);
     my $head = shift @lines;
-    die "oracle.pl: no version line\n" unless $head =~ /^pathprof-interesting-paths [12]$/;
+    die "oracle.pl: no version line\n" unless $head =~ /^pathprof-interesting-paths ([123])$/;
+    my $version = $1;
     for (@lines) {
         my @f;
         # A field is a run of non-blanks up to '#', or "..." with \" \\ \t
@@ -61,6 +63,9 @@ if ($cmd eq 'executed') {
             }
         }
         next unless @f;
+        # Version 3: FUNCTION FILE LINE CHECKSUM PATH-ID; the LINE is dropped
+        # (the checksum tells this file's overloads apart).
+        splice @f, 2, 1 if $version == 3 && @f == 5 && $f[2] =~ /^[1-9]\d*$/;
         die "oracle.pl: bad line '@f'\n" unless @f == 4 && $f[2] =~ /^0x[0-9a-f]{16}$/ && $f[3] =~ /^\d+$/;
         print join($sep, @f), "\n";
     }
