@@ -4,7 +4,10 @@
  * A function listed in the interesting-paths file must have the checksum
  * the file gives: otherwise its Ball-Larus IDs name other paths in this
  * build, and compiling on would count the wrong paths, so it is an error
- * that names the function.  A function the file does not list is counted
+ * that names the function; unless it is a function compiled into each TU
+ * that uses it (a header's, an inline one: tu-copies.h), whose other
+ * copies the file may list: this copy then counts as an unlisted one,
+ * with a note.  A function the file does not list is counted
  * with plain Ball-Larus numbering (ppp-others=blpp, the default: every path
  * it runs is uninteresting, and still counted by ID) or not instrumented
  * (ppp-others=none). */
@@ -15,6 +18,7 @@
 #include "options.h"
 #include "ppp-file.h"
 #include "ppp-number.h"
+#include "tu-copies.h"
 #include "pathprof-abi.h"
 
 #include <algorithm>
@@ -48,6 +52,18 @@ pp_ppp_plan (const pp_dag *dag, pp_layout *lay)
           char want[24], have[24];
           snprintf (want, sizeof want, "0x%016llx", (unsigned long long) old->checksum);
           snprintf (have, sizeof have, "0x%016llx", (unsigned long long) checksum);
+          if (pp_fn_has_tu_copies (current_function_decl))
+            {
+              /* Another TU's copy (tu-copies.h): not an error.  */
+              inform (loc, "pathprof: %qs of %s: %s:%u lists a copy with "
+                      "checksum %s, this translation unit has a copy with %s "
+                      "(a function of a header, or an inline one, compiled "
+                      "differently here); this copy has no interesting paths: %s", name,
+                      file, pp_opts.ppp_file, old->line, want, have,
+                      pp_opts.ppp_others_none ? "not instrumented (ppp-others=none)"
+                                              : "plain Ball-Larus counting");
+              return pp_opts.ppp_others_none ? PP_PPP_SKIP : PP_PPP_PLAIN;
+            }
           error_at (loc, "pathprof: function %qs changed since its interesting "
                     "paths were selected: %s:%u gives checksum %s, this build "
                     "has %s; select them again from a profile of this build "

@@ -10,6 +10,7 @@
 #include "tpp-counts.h"
 #include "edge-profile.h"
 #include "options.h"
+#include "tu-copies.h"
 
 #include <stdio.h>
 
@@ -87,6 +88,15 @@ pp_tpp_counts_begin (const char *name, uint64_t checksum)
       char want[24], have[24];
       snprintf (want, sizeof want, "0x%016llx", (unsigned long long) f->checksum);
       snprintf (have, sizeof have, "0x%016llx", (unsigned long long) checksum);
+      if (pp_fn_has_tu_copies (current_function_decl))
+        {
+          /* A copy the profile does not have (tu-copies.h).  */
+          inform (loc, "pathprof: %qs of %s: %s has a copy with checksum %s, "
+                  "this translation unit has a copy with %s (a function of a "
+                  "header, or an inline one, compiled differently here): no "
+                  "edge profile for this copy", name, file, pp_opts.edge_profile, want, have);
+          return true;
+        }
       error_at (loc, "pathprof: function %qs of %s changed since %s was "
                 "profiled: its control flow graph has checksum %s there and "
                 "%s in this build (same source and options needed, "
