@@ -222,6 +222,29 @@ static bool bl_counted(const struct pp_profile *p)
     return false;
 }
 
+/* Counting mode records no threads, but how its counters were updated
+ * says whether several threads could have lost counts: plain increments
+ * race (docs/plugin-args.md, "Multithreaded programs"); hash-mode and
+ * atomic ones do not. */
+static void out_count_threads(FILE *out, const struct pp_profile *p)
+{
+    size_t ran = 0, plain = 0;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const struct pp_func *f = &p->funcs[i];
+        if (f->total == 0)
+            continue;
+        ran++;
+        plain += !(f->meta->flags & (PATHPROF_FN_ATOMIC | PATHPROF_FN_HASH));
+    }
+    fputs("not recorded (count mode: each thread updates the counters", out);
+    if (plain == 0)
+        fputs(", atomically or in hash tables", out);
+    else
+        fprintf(out, "; plain increments in %zu of the %zu functions that ran: exact "
+                     "only if no two threads ran one at once", plain, ran);
+    fputs(")\n", out);
+}
+
 /* What was analyzed and how: k, the pruning budget, sampling, and what
  * was lost, on every report so that two profiles compare at a glance. */
 static void out_analysis(FILE *out, const struct pp_profile *p)
@@ -265,7 +288,7 @@ static void out_analysis(FILE *out, const struct pp_profile *p)
     else if (p->mode == PATHPROF_MODE_STREAM)
         fputs("not known (no STREAM section)\n", out);
     else
-        fputs("not recorded (count mode: each thread updates the counters)\n", out);
+        out_count_threads(out, p);
 
     lost = p->has_stream ? s->dropped + s->late + s->resync + s->unknown : 0;
     fputs("lost       ", out);
