@@ -20,7 +20,7 @@ PP_SAN_CFLAGS=
 # shellcheck source=/dev/null
 [ -f "$build/sanitize.env" ] && . "$build/sanitize.env"
 cflags="-fplugin=$build/lib/pathprof.so -g -O1 $PP_SAN_CFLAGS"
-libs="-L$build/lib -Wl,-rpath,$build/lib -lpathprof -pthread $PP_SAN_CFLAGS"
+libs="-L$build/lib -Wl,-rpath,$build/lib -lpathprof -lpthread $PP_SAN_CFLAGS"
 stream=-fplugin-arg-pathprof-mode=stream
 
 # prog NAME GCC-ARGS...: builds $work/NAME with the plugin

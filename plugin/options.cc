@@ -439,10 +439,35 @@ pp_function_selected (const char *name, const char *file)
   return true;
 }
 
+/* Whether this compilation is of threaded code: -pthread (which reaches
+   cc1 only as -D_REENTRANT) or -fopenmp (whose outlined bodies run in
+   several threads by design).  */
+static bool
+threaded_compilation (void)
+{
+  if (flag_openmp)
+    return true;
+  for (unsigned i = 0; i < save_decoded_options_count; i++)
+    {
+      const cl_decoded_option &o = save_decoded_options[i];
+      if (o.opt_index == OPT_D && o.arg
+          && (!strcmp (o.arg, "_REENTRANT") || !strncmp (o.arg, "_REENTRANT=", 11)))
+        return true;
+    }
+  return false;
+}
+
+/* The explicit choice first (update=, then -fprofile-update); without
+   one, atomic for threaded code, as the gcc driver turns -pthread into
+   -fprofile-update=prefer-atomic for its own edge profiler: plain
+   increments from two threads lose counts while the profile reads as
+   exact (docs/plugin-args.md, "Multithreaded programs").  */
 bool
 pp_atomic_updates (void)
 {
   if (pp_opts.update != PP_UPDATE_DEFAULT)
     return pp_opts.update == PP_UPDATE_ATOMIC;
-  return flag_profile_update != PROFILE_UPDATE_SINGLE;
+  if (OPTION_SET_P (flag_profile_update))
+    return flag_profile_update != PROFILE_UPDATE_SINGLE;
+  return flag_profile_update != PROFILE_UPDATE_SINGLE || threaded_compilation ();
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "message.h"
 #include "output-path.h"
+#include "plain-updates.h"
 #include "profile-accumulate.h"
 #include "profile-encode.h"
 #include "registry.h"
@@ -27,6 +28,23 @@ static void encode(const struct pprt_tu *list, void *arg)
 {
     struct pprt_profile_bytes *e = arg;
     pprt_profile_encode(list, e->pid, &e->buf, &e->hash_lost);
+    e->plain_tus = pprt_plain_updates_tus(list, e->plain_tu, sizeof e->plain_tu);
+}
+
+/* Said once, by the process that writes: its counts are what the
+ * warning is about (plain-updates.h).  A stream TU's analyzer threads
+ * are the runtime's own, and make glibc's answer useless. */
+static void say_plain_updates(const struct pprt_profile_bytes *e)
+{
+    if (e->plain_tus == 0 || pprt_stream_tus_total() > 0 || !pprt_went_multithreaded())
+        return;
+    pprt_warning("the program ran more than one thread, and %u translation unit%s (%s%s) "
+                 "count%s paths with plain increments (update=single): counts of code that "
+                 "two threads ran at once may be low; build threaded code with -pthread, "
+                 "-fprofile-update=atomic or -fplugin-arg-pathprof-update=atomic "
+                 "(docs/plugin-args.md, \"Multithreaded programs\")",
+                 e->plain_tus, e->plain_tus == 1 ? "" : "s", e->plain_tu,
+                 e->plain_tus == 1 ? "" : ", ...", e->plain_tus == 1 ? "s" : "");
 }
 
 static void say_failed(const char *path, const char *real, int err, const char *step)
@@ -128,6 +146,7 @@ int pprt_profile_build(struct pprt_profile_bytes *e)
 
 void pprt_profile_store(struct pprt_profile_bytes *e)
 {
+    say_plain_updates(e);
     if (e->hash_lost)
         pprt_error("%llu hash-mode path counts were dropped for lack of memory; "
                    "the profile undercounts them",

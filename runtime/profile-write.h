@@ -16,6 +16,10 @@ struct pprt_profile_bytes {
     pid_t pid;          /* the process the profile is of (%p) */
     struct pprt_buf buf;
     uint64_t hash_lost; /* hash-mode counts dropped for lack of memory */
+    /* TUs with plain (update=single) array counters that counted, and
+     * the first one's name (plain-updates.h) */
+    unsigned plain_tus;
+    char plain_tu[256];
 };
 
 /* Encodes the profile into *P.  Returns 1 when this call is the first

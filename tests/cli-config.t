@@ -22,7 +22,7 @@ fi
 if [ -f "$PP_LIBDIR/libpathprof.so" ]; then
     libdir=$(cd "$PP_LIBDIR" && pwd -P)
     cli_run config --libs
-    is "$OUT" "-L$libdir -Xlinker -rpath=$libdir -lpathprof -pthread" "config --libs"
+    is "$OUT" "-L$libdir -Xlinker -rpath=$libdir -lpathprof -lpthread" "config --libs"
     cli_run config --runtime-dir
     is "$OUT" "$libdir" "config --runtime-dir"
     cli_run config --specs
@@ -49,12 +49,12 @@ like "$(cat "$T/err")" "^pathprof: config: the GCC plugin is not at $prefix/lib/
 : >"$T/prefix/lib/pathprof.so"
 : >"$T/prefix/lib/libpathprof.so"
 is "$(./pp config --cflags)" "-fplugin=$prefix/lib/pathprof.so" "relocated: --cflags"
-is "$(./pp config --libs)" "-L$prefix/lib -Xlinker -rpath=$prefix/lib -lpathprof -pthread" "relocated: --libs"
+is "$(./pp config --libs)" "-L$prefix/lib -Xlinker -rpath=$prefix/lib -lpathprof -lpthread" "relocated: --libs"
 is "$(./pp config --runtime-dir)" "$prefix/lib" "relocated: --runtime-dir"
 ./pp config --specs >"$T/out" 2>"$T/err"
 is "$?:$(cat "$T/out")" "1:" "relocated, no specs file: exit 1, nothing on stdout"
 like "$(cat "$T/err")" "GCC specs file is not at $prefix/lib/pathprof.specs" "no specs file: says where it looked"
-is "$(./pp config --cflags --libs)" "-fplugin=$prefix/lib/pathprof.so -L$prefix/lib -Xlinker -rpath=$prefix/lib -lpathprof -pthread" \
+is "$(./pp config --cflags --libs)" "-fplugin=$prefix/lib/pathprof.so -L$prefix/lib -Xlinker -rpath=$prefix/lib -lpathprof -lpthread" \
     "several options: one line, in order"
 rm "$T/prefix/lib/libpathprof.so"
 ./pp config --cflags --libs >"$T/out" 2>"$T/err"

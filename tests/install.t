@@ -28,7 +28,7 @@ like "$(grep '^Cflags:' "$pc")" "-fplugin=\\\$\\{libdir\\}/pathprof.so|-fplugin=
 if command -v pkg-config >/dev/null; then
     is "$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags pathprof | sed 's/ *$//')" "-fplugin=$P/lib/pathprof.so" "pkg-config --cflags pathprof"
     is "$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --libs pathprof | sed 's/ *$//')" \
-       "-L$P/lib -Xlinker -rpath=$P/lib -lpathprof -pthread" "pkg-config --libs pathprof"
+       "-L$P/lib -Xlinker -rpath=$P/lib -lpathprof -lpthread" "pkg-config --libs pathprof"
 else
     skip "pkg-config is not installed" 2
 fi

@@ -3,7 +3,7 @@
 # created and joined in loops) built with -pthread must count exactly the
 # known numbers of paths summed over the threads: with
 # -fprofile-update=atomic (its `//! cflags`; docs/plugin-args.md: the
-# plugin follows it, while -pthread alone does not reach the compiler),
+# plugin follows it; tests/threads-defaults.t has -pthread alone),
 # with update=atomic, in hash mode (hash-threshold=1: hash updates are always
 # thread-safe), with the edge oracle, and under ThreadSanitizer (no race
 # report: the counters are updated atomically).

@@ -14,7 +14,7 @@ fi
 if [ -f "$B/sanitize.env" ]; then
     . "$B/sanitize.env"
     export PP_CFLAGS="-fplugin=$B/lib/pathprof.so" PATHPROF_CLI=$B/bin/pathprof \
-        PP_LIBS="-L$B/lib -Wl,-rpath,$B/lib -lpathprof -pthread $PP_SAN_CFLAGS" \
+        PP_LIBS="-L$B/lib -Wl,-rpath,$B/lib -lpathprof -lpthread $PP_SAN_CFLAGS" \
         TORTURE_CFLAGS=$PP_SAN_CFLAGS TORTURE_OUT=$B/torture-sample
 fi
 exec torture/run.sh --list torture/sample.list --tap --jobs 2

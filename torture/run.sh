@@ -48,7 +48,7 @@ if [ -z "${PP_CFLAGS:-}" ]; then
     else
         # The CLI is not built yet: the same flags it would print.
         PP_CFLAGS="-fplugin=$plugin_so"
-        PP_LIBS="-L$root/build/lib -Wl,-rpath,$root/build/lib -lpathprof -pthread"
+        PP_LIBS="-L$root/build/lib -Wl,-rpath,$root/build/lib -lpathprof -lpthread"
     fi
 fi
 PP_LIBS=${PP_LIBS:-}

@@ -63,7 +63,7 @@ static void config_usage(FILE *out)
           "  --specs        the GCC specs file that does both (plugin when compiling,\n"
           "                 runtime when linking): gcc -specs=$(pathprof config --specs)\n"
           "  --cflags       -fplugin=<absolute path of pathprof.so>\n"
-          "  --libs         -L<libdir> -Xlinker -rpath=<libdir> -lpathprof -pthread\n"
+          "  --libs         -L<libdir> -Xlinker -rpath=<libdir> -lpathprof -lpthread\n"
           "  --plugin       the absolute path of the plugin\n"
           "  --runtime-dir  the directory holding libpathprof.so\n"
           "Several options print their answers on one line, in order, e.g.\n"
@@ -117,7 +117,7 @@ int cmd_config(int argc, char **argv)
          * comma-separated lists (autotools), where -Wl,-rpath,DIR breaks.
          * One -Xlinker, not two: pkg-config drops a repeated -Xlinker. */
         else if (strcmp(argv[a], "--libs") == 0)
-            printf("-L%s -Xlinker -rpath=%s -lpathprof -pthread", libdir, libdir);
+            printf("-L%s -Xlinker -rpath=%s -lpathprof -lpthread", libdir, libdir);
         else
             printf("%s", libdir);
     }

@@ -6,7 +6,7 @@
  *   header -> A: 12 * 25000 - 3;  header -> B: 12 * 75000 - 9
  *   header -> return: 12
  * Built with -fprofile-update=atomic, which the plugin follows
- * (docs/plugin-args.md: -pthread alone does not reach cc1). */
+ * (tests/threads-defaults.t checks -pthread alone makes it atomic too). */
 #include <pthread.h>
 #include <stdio.h>
 #define NOINLINE __attribute__((noinline, noclone))
