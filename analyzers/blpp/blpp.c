@@ -12,7 +12,13 @@
  * and two searches).  A program whose hot code spans many files (an
  * interpreter: lua's VM calls into a dozen TUs) changes TU every few
  * events, and asking the runtime each time made the analyzer 7x slower
- * than on bzip2.  Markers are two words (docs/streaming.md, section 1) and
+ * than on bzip2.  So small TUs count in one flat array indexed by the
+ * global index itself (the runtime gives TUs consecutive ranges from 1),
+ * in which a TU's counters hold count + 1 from the TU's first event on:
+ * 0 marks an index of no TU met yet, which takes the slow path once, so
+ * an event of any small TU met before is one load, compare and store,
+ * whichever TU the previous event was of (flat_fold moves the counts into
+ * the TUs before anything reads them).  Markers are two words (docs/streaming.md, section 1) and
  * carry no path: skipped, the second word too, even when the pair is
  * split between two chunks (the per-stream SKIP flag). */
 #include "analyzer-services.h"
@@ -37,7 +43,20 @@ struct blpp_range {
     struct blpp_tu *tu;
 };
 
+/* A TU counts in the flat array when its range ends below BLPP_FLAT_MAX
+ * and has at most BLPP_FLAT_TU indices: its counters there are written
+ * (to 1) at its first event, so a big TU, whose dense array only maps the
+ * pages its paths touch, stays out. */
+#define BLPP_FLAT_MAX (1ull << 22)
+#define BLPP_FLAT_TU (1ull << 16)
+
 struct blpp {
+    /* flat[g] for g < nflat: 0, or 1 + the count of global index g since
+     * the last flat_fold (a flat TU's whole range is >= 1) */
+    uint64_t *flat;
+    uint64_t nflat;
+    struct blpp_tu **flat_tus; /* the TUs counting there */
+    size_t nflat_tus, cap_flat_tus;
     struct blpp_tu **by_id; /* indexed by tu_id; NULL: no event yet */
     uint64_t nby_id;
     /* The ranges of the TUs met by consume, sorted by base (disjoint). */
@@ -132,6 +151,53 @@ static void add_range(struct blpp *b, struct blpp_tu *t)
     b->nranges++;
 }
 
+/* Makes T, met for the first time, count in the flat array if it is
+ * small and low enough; out of memory only costs speed. */
+static void flat_add(struct blpp *b, struct blpp_tu *t)
+{
+    uint64_t end = t->tu_base + t->counts.n;
+    if (t->counts.n == 0 || t->counts.n > BLPP_FLAT_TU || end > BLPP_FLAT_MAX || !t->counts.dense)
+        return;
+    if (b->nflat_tus == b->cap_flat_tus) {
+        size_t cap = b->cap_flat_tus ? 2 * b->cap_flat_tus : 16;
+        struct blpp_tu **v = realloc(b->flat_tus, cap * sizeof *v);
+        if (v == NULL)
+            return;
+        b->flat_tus = v;
+        b->cap_flat_tus = cap;
+    }
+    if (end > b->nflat) {
+        uint64_t n = b->nflat ? b->nflat : 4096;
+        while (n < end)
+            n *= 2;
+        uint64_t *v = realloc(b->flat, n * sizeof *v);
+        if (v == NULL)
+            return;
+        memset(v + b->nflat, 0, (n - b->nflat) * sizeof *v);
+        b->flat = v;
+        b->nflat = n;
+    }
+    for (uint64_t g = t->tu_base; g < end; g++)
+        b->flat[g] = 1;
+    b->flat_tus[b->nflat_tus++] = t;
+}
+
+/* Moves the flat array's counts into their TUs' counts (the rest of the
+ * analyzer reads only those) and starts them again from 0. */
+static void flat_fold(struct blpp *b)
+{
+    for (size_t i = 0; i < b->nflat_tus; i++) {
+        struct blpp_tu *t = b->flat_tus[i];
+        uint64_t *c = b->flat + t->tu_base;
+        for (uint64_t j = 0; j < t->counts.n; j++) {
+            if (c[j] > 1) {
+                t->counts.dense[j] += c[j] - 1;
+                c[j] = 1;
+            }
+        }
+    }
+}
+
 /* The event's TU is not the cached one: find it among the TUs met, else
  * ask the runtime; then cache it. */
 static void count_slow(struct blpp *b, uint64_t g)
@@ -152,8 +218,10 @@ static void count_slow(struct blpp *b, uint64_t g)
             b->lost++;
             return;
         }
-        if (!known)
+        if (!known) {
             add_range(b, t);
+            flat_add(b, t);
+        }
     }
     b->cache_base = t->tu_base;
     b->cache_n = t->counts.n;
@@ -167,6 +235,7 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
     struct blpp *b = a;
     struct blpp_stream dummy = {0}, *s = t ? t : &dummy;
     uint64_t base = b->cache_base, size = b->cache_n;
+    uint64_t *flat = b->flat, nflat = b->nflat;
     int skip = s->skip;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ev[i];
@@ -178,15 +247,22 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
             skip = 1;
             continue;
         }
-        uint64_t local = (w & PATHPROF_EV_INDEX_MASK) - base;
+        uint64_t g = w & PATHPROF_EV_INDEX_MASK;
+        if (g < nflat && flat[g] != 0) {
+            flat[g]++;
+            continue;
+        }
+        uint64_t local = g - base;
         if (local < size) {
             if (pp_counts_add(&b->cache_tu->counts, local, 1) != 0)
                 b->lost++;
             continue;
         }
-        count_slow(b, w & PATHPROF_EV_INDEX_MASK);
+        count_slow(b, g);
         base = b->cache_base;
         size = b->cache_n;
+        flat = b->flat; /* count_slow may have grown it */
+        nflat = b->nflat;
     }
     s->skip = skip;
 }
@@ -203,6 +279,7 @@ static void blpp_thread_end(void *a, void *t)
 static int blpp_reset(void *a)
 {
     struct blpp *b = a;
+    flat_fold(b);
     for (uint64_t id = 0; id < b->nby_id; id++)
         if (b->by_id[id] != NULL)
             pp_counts_clear(&b->by_id[id]->counts);
@@ -214,6 +291,7 @@ static int blpp_reset(void *a)
 static void blpp_merge(void *into, void *from)
 {
     struct blpp *dst = into, *src = from;
+    flat_fold(src);
     dst->unknown += src->unknown;
     dst->lost += src->lost;
     for (uint64_t id = 0; id < src->nby_id; id++) {
@@ -376,6 +454,7 @@ static int collect_derived(const struct pp_tu_info *tu, struct pp_count_pair **v
 static void blpp_write(void *a, struct pprt_buf *out, uint32_t *nsections)
 {
     struct blpp *b = a;
+    flat_fold(b);
     uint64_t ntus = pp_tu_count(), unattributed = 0;
     struct pp_count_pair *v = NULL;
     size_t cap = 0;
@@ -422,6 +501,8 @@ static void blpp_close(void *a)
         }
     free(b->by_id);
     free(b->ranges);
+    free(b->flat);
+    free(b->flat_tus);
     free(b);
 }
 
