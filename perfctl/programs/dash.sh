@@ -109,6 +109,7 @@ prog_cmd() {    # BINDIR WORKDIR SIZE
     # name for name. setsid gives dash a process group of its own, which
     # work.dash signals with kill 0 (it never expands $$: the number of
     # digits of a pid varies, and so would the paths that copy them).
+    # shellcheck disable=SC2016 # the wrapper's own expansions
     CMD=(/bin/sh -c 'case ",${PATHPROF_ANALYZER-}," in
             *,trace,*|*,ksf-pruned,*) ;;
             *) PATHPROF_ACCUMULATE=1; export PATHPROF_ACCUMULATE ;;
