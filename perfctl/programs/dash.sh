@@ -28,9 +28,9 @@
 #  - every forked child (subshell, $(...), pipeline element) then writes a
 #    profile at its exit. PATHPROF_ACCUMULATE=1 makes the profile the sum
 #    of every process of the run (a child counts from 0 from the fork
-#    on, docs/runtime.md "Many processes"). The trace analyzer and
-#    ksf-pruned refuse to start from 0 in a child (a warning, so a failed
-#    run): runs whose PATHPROF_ANALYZER names trace or ksf-pruned (the
+#    on, docs/runtime.md "Many processes"). The trace analyzer,
+#    ksf-pruned and ksf with workers refuse to start from 0 in a child (a
+#    warning, so a failed run): runs whose PATHPROF_ANALYZER names trace or ksf-pruned (the
 #    robustness modes ksf-8, ksf-pruned and trace+wpp, and the count and
 #    -fprofile-use small runs they are compared with, which get the same
 #    variable) run without it, and their profile and trace are the main
@@ -104,16 +104,19 @@ prog_input() {  # WORKDIR SIZE
 prog_cmd() {    # BINDIR WORKDIR SIZE
     # N: 20000 at scale 1 (2 s natively). The wrapper sets
     # PATHPROF_ACCUMULATE=1 unless the run's analyzers include trace or
-    # ksf-pruned (see the header); the system's sh is not instrumented and
+    # ksf-pruned, or ksf with PATHPROF_KSF_WORKERS (perfctl's ksf-fanout),
+    # none of which can start from 0 in a child (see the header); the system's sh is not instrumented and
     # execs dash, so dash sees the same environment in every run compared,
     # name for name. setsid gives dash a process group of its own, which
     # work.dash signals with kill 0 (it never expands $$: the number of
     # digits of a pid varies, and so would the paths that copy them).
     # shellcheck disable=SC2016 # the wrapper's own expansions
-    CMD=(/bin/sh -c 'case ",${PATHPROF_ANALYZER-}," in
-            *,trace,*|*,ksf-pruned,*) ;;
-            *) PATHPROF_ACCUMULATE=1; export PATHPROF_ACCUMULATE ;;
+    CMD=(/bin/sh -c 'a=1
+        case ",${PATHPROF_ANALYZER-}," in
+            *,trace,*|*,ksf-pruned,*) a=0 ;;
+            *,ksf,*) [ "${PATHPROF_KSF_WORKERS:-0}" = 0 ] || a=0 ;;
         esac
+        [ $a = 0 ] || { PATHPROF_ACCUMULATE=1; export PATHPROF_ACCUMULATE; }
         exec "$@"' dash-wrapper
         setsid -w env LC_ALL=C "$1/dash" "$2/work.dash" "$(size_of "$3" 20000)" "$1/dash" "$2/globdir")
     CMD_STDIN=/dev/null
