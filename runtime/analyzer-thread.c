@@ -203,6 +203,16 @@ static void reset_counts(struct pprt_analyzer *an)
         }
     }
     pprt_rcu_read_unlock();
+    /* This thread's STREAM figures start over too: the parent's profile
+     * has the events consumed before the fork, and the accumulated sum
+     * counted them once more per child (dash: 21.6 G events for 88.9 M
+     * paths). An instance that refused keeps the parent's counts: so do
+     * the figures. */
+    if (refused == 0) {
+        an->events = 0;
+        an->busy_ns = 0;
+        an->chunks = 0;
+    }
     pthread_mutex_lock(&s->park_lock);
     an->reset_refused = refused;
     __atomic_store_n(&an->reset_req, 0, __ATOMIC_RELAXED);

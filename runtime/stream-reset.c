@@ -46,6 +46,18 @@ void pprt_stream_reset_in_child_locked(void)
     for (uint32_t i = 0; i < s->nthreads; i++)
         refused |= s->an[i].reset_refused;
     pthread_mutex_unlock(&s->park_lock);
+    /* The process-wide STREAM figures: the parent's losses and blocked
+     * time are in its own profile. The producer count stays: it numbers
+     * the threads (their ids in the trace and the analyzers' streams), and
+     * the forking thread produces here too. */
+    if (refused == 0) {
+        __atomic_store_n(&s->dropped, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->late, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->resync, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->unknown, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->blocked_ns, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->interrupted, 0, __ATOMIC_RELAXED);
+    }
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
         if (refused & (1u << k))
             pprt_warning("PATHPROF_ACCUMULATE=1: the %s analyzer cannot start from 0 in "

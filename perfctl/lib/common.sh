@@ -63,7 +63,11 @@ cflags_of() {
         # with max-paths=2^61 (TPP's bound): at the default 2^32 BLPP cut
         # functions TPP numbers whole (sqlite3, lz4 and zstd at -O2), and
         # tests/oracle/tppcheck.pl cannot match a cut path with a TPP one.
-        count-use) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile -fplugin-arg-pathprof-max-paths=2^61 ${PERFCTL_OPT:-}" ;;
+        # count-use has verify too: tppcheck takes a derived path's
+        # count (its defining edge's) from the direct edge counters, which
+        # count the activations a longjmp or exit abandoned after the edge
+        # (dash's evaltree); no BLPP path does.
+        count-use) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile -fplugin-arg-pathprof-max-paths=2^61 -fplugin-arg-pathprof-verify ${PERFCTL_OPT:-}" ;;
         tpp) echo "$PP_CFLAGS -fprofile-use -fprofile-correction -Wno-missing-profile -fplugin-arg-pathprof-max-paths=2^61 -fplugin-arg-pathprof-tpp=${PERFCTL_TPP:-5,5} ${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;
     esac

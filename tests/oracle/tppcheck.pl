@@ -10,8 +10,12 @@
 # real CFG edges. Checked per function:
 #   - every path TPP measures has the count BLPP gives it;
 #   - every obvious path whose count is derived (docs/tpp.md) has the count
-#     of its defining edge: the BLPP counts of every path that crosses it,
-#     run or not;
+#     of its defining edge: when the BLPP build has `verify` (the plugin's
+#     direct edge counters, "verify_edges"), that edge's count; otherwise
+#     the BLPP counts of every path that crosses it, run or not, which
+#     misses the activations abandoned after the edge (a longjmp or exit
+#     in a callee: the edge ran, the path never completed; dash's
+#     evaltree, tests/tpp-longjmp.t);
 #   - the cold counter holds exactly the BLPP counts of the run paths TPP
 #     does not number (those through a cold edge), except those that end
 #     where only obvious paths end (no counter there);
@@ -104,7 +108,7 @@ for my $tf (@{ $tpp->{functions} }) {
         $bcut_edges{$e} = 1 unless $tpp_ends{$e};
     }
     if (%bcut_edges) {
-        compare_pieces($tf, $name, \@bpaths, \%cut, \%bcut_edges);
+        compare_pieces($tf, $name, \@bpaths, \%cut, \%bcut_edges, \@bfs);
         $checked++;
         $cold_total += $tf->{tpp}{cold};
         next;
@@ -132,7 +136,7 @@ for my $tf (@{ $tpp->{functions} }) {
         my $want = $bcount{$k} // 0;
         push @bad, "path @{ $tids{$k} } ($k): TPP $tsum{$k}, BLPP $want" if $tsum{$k} != $want;
     }
-    push @bad, derived_bad($tf, \@bpaths);
+    push @bad, derived_bad($tf, \@bpaths, \@bfs);
     print @bad ? "not ok" : "ok",
       "\t$name: every measured path has its BLPP count, every derived one its defining edge's\n";
     print "# $_\n" for @bad;
@@ -154,19 +158,30 @@ for my $tf (@{ $tpp->{functions} }) {
 print $checked ? "ok" : "not ok", "\tsome function was compared ($checked)\n";
 print "# cold $cold_total\n# derived_functions $derived_funcs\n";
 
-# Each derived path's count against its defining edge's: the BLPP counts
-# of every path crossing it (a cut does not change them: an edge ending a
-# cut path is in that path alone). The diagnostics of those that differ.
+# Each derived path's count against its defining edge's: with verify
+# edges in BLPP's entries of the function (BFS), the edge's direct count;
+# else the BLPP counts of every path crossing it (a cut does not change
+# them: an edge ending a cut path is in that path alone), which leave out
+# activations abandoned after the edge. The diagnostics of those that
+# differ.
 sub derived_bad {
-    my ($tf, $bpaths) = @_;
+    my ($tf, $bpaths, $bfs) = @_;
     my %tcount = map { ($_->{id} => $_->{count}) } @{ $tf->{paths} };
+    my @verified = grep { grep { $_ eq 'verify' } @{ $_->{flags} || [] } } @$bfs;
+    my %vcount;
+    for my $f (@verified) { $vcount{"$_->{src}-$_->{dst}"} += $_->{count} for @{ $f->{verify_edges} || [] } }
     my @bad;
     for my $dp (@{ $tf->{tpp}{derived_list} }) {
         my ($want, $got, $d) = (0, $tcount{ $dp->{id} } // 0, $dp->{from});
-        for my $q (@$bpaths) {
-            $want += $q->{count} if grep { $_->[0] == $d->[0] && $_->[1] == $d->[1] } @{ $q->{edges} };
+        if (@verified) {
+            $want = $vcount{"$d->[0]-$d->[1]"} // 0;
+        } else {
+            for my $q (@$bpaths) {
+                $want += $q->{count} if grep { $_->[0] == $d->[0] && $_->[1] == $d->[1] } @{ $q->{edges} };
+            }
         }
-        push @bad, "derived path $dp->{id} (edge $d->[0]->$d->[1]): TPP $got, want $want" if $got != $want;
+        push @bad, "derived path $dp->{id} (edge $d->[0]->$d->[1]): TPP $got, want $want" . (@verified ? " (verify edge count)" : " (BLPP paths crossing it)")
+          if $got != $want;
     }
     return @bad;
 }
@@ -182,7 +197,7 @@ sub derived_bad {
 # them and whose cold runs ending where only obvious paths end are in no
 # counter, at least the cold counter). Derived paths as always.
 sub compare_pieces {
-    my ($tf, $name, $bpaths, $trunc, $bcut) = @_;
+    my ($tf, $name, $bpaths, $trunc, $bcut, $bfs) = @_;
     my %split = (%$trunc, %$bcut);
     my %cut_dst = map { ((split /-/)[1] => 1) } keys %$bcut;
     my (%b, %bfirst, %m, %mfirst);
@@ -206,7 +221,7 @@ sub compare_pieces {
     }
     my $edges = join(' ', sort keys %$bcut);
     my @bad = map { "piece ($_): TPP $m{$_}, BLPP " . ($b{$_} // 0) } grep { $m{$_} > ($b{$_} // 0) } sort keys %m;
-    push @bad, derived_bad($tf, $bpaths);
+    push @bad, derived_bad($tf, $bpaths, $bfs);
     print @bad ? "not ok" : "ok",
       "\t$name: BLPP cut it (max-paths) where TPP did not, at edges $edges: piece by piece, no piece has more runs in TPP than in BLPP, every derived path its defining edge's\n";
     print "# $_\n" for @bad;
