@@ -8,7 +8,8 @@
 # errors longjmp from wherever they are found back to tcc_compile's setjmp.
 # configure runs once (--cpu=x86_64: config.h); the compiler proper is
 # tcc.c with ONE_SOURCE=1 (libtcc.c and every file it includes: one TU)
-# with the build's flags. The workload is one tcc process, `tcc -Wall -c`
+# with the build's flags, its heap perfctl/programs/tcc-alloc.c (natively;
+# why: there). The workload is one tcc process, `tcc -Wall -c`
 # of many files, each compiled by its own TCCState (main's "goto redo"):
 # tcc's own sources (tcc.c as ONE_SOURCE), tests/tcctest.c and the other
 # tests, tests/asmtest.S and lib/*.S (the assembler), lib/*.c,
