@@ -22,7 +22,10 @@
 # exit status and the md5sum of every object file it wrote. tcc writes no
 # time, address or random name into an object (two native runs give the
 # same bytes), and the file names in it are relative (STT_FILE symbols,
-# __FILE__), the same in every build's run.
+# __FILE__), the same in every build's run. The command is the shell
+# running tcc-run.sh (tcc's exit status 1 is part of the output, not the
+# run's): perf counters follow it into tcc, valgrind does not, so under
+# `perfctl run` use --cachegrind no (it would measure the shell).
 PROG_KIND=compiler
 PROG_DESC="tcc -Wall -c of tcc's own sources, tests, lib/*.S and generated C, then a syntax error (one process)"
 
