@@ -17,10 +17,10 @@
 # apt); if that is impossible jq is configured --without-oniguruma and
 # work.jq's regex wrappers answer constants (--argjson onig false). The
 # workload: perfctl/programs/work.jq over perfctl/programs/gen-json.pl's
-# records (`jq -n -c -f work.jq --argjson onig B input.json`), its
+# records (`jq -n -c -S -f work.jq --argjson onig B input.json`), its
 # standard output checked.
 PROG_KIND=interpreter
-PROG_DESC="jq -n -c -f work.jq over gen-json.pl records (backtracking bytecode interpreter, libonig, qsort callbacks)"
+PROG_DESC="jq -n -c -S -f work.jq over gen-json.pl records (backtracking bytecode interpreter, libonig, qsort callbacks)"
 
 prog_prepare() {
     SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" jq jq.1.prebuilt)
@@ -85,6 +85,6 @@ prog_input() {  # WORKDIR SIZE
     cp "$ROOT/perfctl/programs/work.jq" "$1/work.jq"
 }
 prog_cmd() {    # BINDIR WORKDIR SIZE
-    CMD=("$1/jq" -n -c -f "$2/work.jq" --argjson onig "$JQ_ONIG" "$2/input.$3.json")
+    CMD=("$1/jq" -n -c -S -f "$2/work.jq" --argjson onig "$JQ_ONIG" "$2/input.$3.json")
     CMD_STDIN=/dev/null
 }

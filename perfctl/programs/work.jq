@@ -1,12 +1,14 @@
 # perfctl/programs/work.jq - the workload of perfctl/programs/jq.sh, run as
-# `jq -n -c -f work.jq input.json` over perfctl/programs/gen-json.pl's
-# records. Per record: string interpolation, regex test/capture/sub/gsub/scan
-# (named captures: oniguruma calls back into jq for each name), try/catch
-# with jq errors raised and caught, paths/getpath/leaf_paths, `..` and
-# recurse over a tree and a user-defined recursive function, limit/first/
-# label-break, backtracking through `,` `//` `?` and `empty`, reduce and
-# foreach. Over all records: group_by, sort_by, unique_by, min_by/max_by
-# (jq's sort hands its comparator to the C library's qsort), to_entries,
+# `jq -n -c -S -f work.jq --argjson onig true input.json` over
+# perfctl/programs/gen-json.pl's records (-S: every object's keys sorted by
+# the C library's qsort calling jq's comparator). Per record: string
+# interpolation, regex test/capture/sub/gsub/scan/match/splits (named
+# captures: oniguruma calls back into jq for each name), try/catch with jq
+# errors raised and caught, paths/getpath/leaf_paths, `..` and recurse over
+# a tree and a user-defined recursive function, limit/first/label-break,
+# backtracking through `,` `//` `?` and `empty`, reduce and foreach; every
+# third record more builtins (extras below). Over all records: group_by,
+# sort_by, unique_by, min_by/max_by (qsort again), to_entries,
 # with_entries, del and path expressions.
 
 # $onig (--argjson onig true|false): whether jq was built with oniguruma.
@@ -18,6 +20,8 @@ def rcapture(re): if $onig then capture(re) else {} end;
 def rsub(re; s): if $onig then sub(re; s) else . end;
 def rgsub(re; s): if $onig then gsub(re; s) else . end;
 def rscan(re): if $onig then scan(re) else empty end;
+def rsplits(re): if $onig then splits(re) else . end;
+def rmatch(re; fl): if $onig then match(re; fl) else empty end;
 
 # score: a number, or an error jq raises and the caller catches
 def score_of:
@@ -76,8 +80,52 @@ def summary:
   # them raising an error that ends the array early (try without catch)
   | ., ($r.attrs | objects | {id: $r.id, keys: [try (keys[] | if rtest("^(pi|mu)") then error("stop") else . end)]});
 
+# every third record: more builtins (streaming, walk, formats, parsing
+# back what tojson wrote, explode/implode, time from fixed numbers in UTC,
+# setpath/delpaths, until/while/repeat, nested try)
+def extras:
+  . as $r
+  | {
+      id,
+      stream: ([$r.attrs | tostream] | length),
+      back: (fromstream($r.attrs | tostream) == $r.attrs),
+      walked: ($r.attrs | walk(if type == "number" then . * 2 elif type == "string" then ascii_downcase else . end) | tojson),
+      json: ($r | tojson | fromjson | .events | length),
+      b64: ($r.name | @base64 | [., @base64d]),
+      formats: [[$r.id, $r.name, $r.score, $r.flag] | @csv, @tsv, @sh, @html, @uri, @text, @json],
+      codes: ($r.name | explode | map(if . >= 97 and . < 122 then . + 1 else . end) | implode),
+      idx: ($r.name | indices("a")),
+      has: ($r.tags | index("xi")),
+      inside: (["pi"] | inside($r.tags)),
+      contains: ($r | contains({tags: ["mu"]})),
+      trim: ($r.email | ltrimstr($r.name | split(" ")[0] | ascii_downcase) | rtrimstr(".com")),
+      splits: [$r.email | rsplits("[.@ ]")],
+      offsets: [$r.name | rmatch("[A-Z](?<rest>[a-z]*)"; "g") | .offset, .captures[0].length],
+      comb: ([[1, 2], [$r.id % 3, 5, 6]] | [combinations] | length),
+      date: (($r.events[0].t // 0) + $r.id * 86400 | todate),
+      back_to_s: (($r.events[0].t // 0) | gmtime | mktime),
+      day: ($r.id * 86400 | strftime("%Y-%m-%d %A %j")),
+      roots: ([$r.events[].t] | map(sqrt | floor) | add),
+      numstr: [$r.attrs | .. | numbers | tostring],
+      setp: (try ($r | setpath(["attrs", "x"]; 1) | .attrs | keys) catch "attrs not an object"),
+      delp: ($r | delpaths([["tags"], ["events"], ["tree", "children"]]) | keys),
+      until: ($r.id | until(. > 1000; . * 3)),
+      while: [$r.id | limit(5; while(. > 1; . / 2 | floor))],
+      repeat: [limit(3; $r.id | repeat(. * 2))],
+      range: [range(0; $r.id % 7; 2)],
+      opt: [$r.attrs | .[]?],
+      errnull: [try error(null) catch "null error"],   # jq 1.6: a null error backtracks, catch never runs
+      nested: (try (try error("in") catch error("out: " + .)) catch .),
+      any: ($r.tags | any(. == "pi")),
+      all: ($r.events | all(.t > 100)),
+      flat: ([$r.attrs] | flatten | length),
+      earliest: ($r.events | min_by(.t) | .kind?),
+      tojson_num: ([$r.events[].v | numbers] | tojson)
+    };
+
 [inputs] as $all
 | ($all[] | summary),
+  ($all[] | select(.id % 3 == 0) | extras),
   ($all | group_by(.events | length) | map({n: (.[0].events | length), count: length, ids: [limit(5; .[].id)]})),
   ($all | map(select(.score | type == "number")) | sort_by(.score, .id) | [first(.[]).id, last.id, (.[length / 2 | floor].score)]),
   ($all | map(.tags[]) | group_by(.) | map({key: .[0], value: length}) | sort_by(-.value, .key) | .[0:8] | from_entries),
