@@ -170,10 +170,14 @@ static void flat_add(struct blpp *b, struct blpp_tu *t)
         uint64_t n = b->nflat ? b->nflat : 4096;
         while (n < end)
             n *= 2;
-        uint64_t *v = realloc(b->flat, n * sizeof *v);
+        /* calloc, not realloc and memset: the part no TU has reached
+         * yet stays unmapped zero pages */
+        uint64_t *v = calloc(n, sizeof *v);
         if (v == NULL)
             return;
-        memset(v + b->nflat, 0, (n - b->nflat) * sizeof *v);
+        if (b->nflat)
+            memcpy(v, b->flat, b->nflat * sizeof *v);
+        free(b->flat);
         b->flat = v;
         b->nflat = n;
     }
