@@ -216,6 +216,31 @@ static inline size_t pp_act_fast_path(struct pp_act_stack *s, uint64_t w, size_t
     return d;
 }
 
+/* Calls that run one path and return (START and RET in one word: 44% of
+ * an interpreter's events, lua's leaf calls from its dispatch loop) never
+ * change the stack: pp_act_fast_path would push and pop the activation at
+ * depth + 1 and count a word, a path and a serial.  pp_act_leaf_ok says
+ * whether such a word may skip the stack: the same conditions as
+ * pp_act_fast_path's, for a stack whose state a caller reads once
+ * (has_half, lost, resolve and after_burst change only in pp_act_feed);
+ * the caller then counts N such words at once with pp_act_leaves. */
+static inline bool pp_act_leaf_ok(const struct pp_act_stack *s, size_t limit)
+{
+    return !s->has_half && s->lost == 0 && s->resolve == NULL && !s->after_burst &&
+           s->depth + 1 <= limit;
+}
+
+static inline void pp_act_leaves(struct pp_act_stack *s, uint64_t n)
+{
+    if (n == 0)
+        return;
+    s->serial += n;
+    s->words += n;
+    s->paths += n;
+    if (s->depth + 1 > s->max_depth)
+        s->max_depth = s->depth + 1;
+}
+
 #pragma GCC visibility pop
 
 #endif

@@ -142,7 +142,23 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                 len_max = refill(c, t, a, ring);
             struct ksf_state st = a->s;
             uint64_t items = a->items;
+            /* Leaf calls (START and RET in one word) stay in this loop as
+             * in ksf/feed.c while the forest has room: the root counts,
+             * and the activation ends before anything reads its state. */
+            const uint64_t leaf = PATHPROF_EV_START | PATHPROF_EV_RET;
+            const bool leaf_ok = pp_act_leaf_ok(&q->acts, q->cap);
+            uint64_t leaves = 0;
             do {
+                if ((w & special) != 0) { /* a leaf call, with room */
+                    uint32_t root = ksf_root_fast(&t->b, w & PATHPROF_EV_INDEX_MASK);
+                    if (__builtin_expect(root != 0, 1))
+                        t->b.f.n[root].count++;
+                    else
+                        t->b.lost++; /* out of memory */
+                    leaves++;
+                    i++;
+                    continue;
+                }
                 /* Runs of one path in closed form (kp_run). */
                 size_t j = i + 1;
                 while (j < n && ev[j] == w)
@@ -185,9 +201,12 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                     (void)ksf_walk(&t->b, &st, r, 1);
                     ring[items++ & mask] = r;
                 }
-            } while (i < n && ((w = ev[i]) & special) == 0);
+            } while (i < n && (((w = ev[i]) & special) == 0 ||
+                               (leaf_ok && (w & special) == leaf && t->b.f.len <= len_max)));
             a->s = st;
             a->items = items;
+            pp_act_leaves(&q->acts, leaves);
+            paths += leaves;
             continue;
         }
         i++;

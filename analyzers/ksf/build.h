@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) uint32_t ksf_root_fast(struct ksf_b
     }
     const struct ksf_forest *f = &b->f;
     if (__builtin_expect(f->nslots != 0, 1)) {
-        const struct ksf_slot *sl = &f->slot[ksf_slot_of(r, f->nslots)];
+        const struct ksf_slot *sl = &f->slot[ksf_home_slot(f, r)];
         if (sl->label == r && sl->node != 0) {
             b->hash_ops++;
             b->last_label = r;

@@ -103,7 +103,25 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
         if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
                                  depth <= q->cap, 1)) {
             struct ksf_state *sp = &q->state[depth - 1], st = *sp;
+            /* Leaf calls (START and RET in one word: a call that runs one
+             * path) between them stay in this loop too: each counts at
+             * its root, the Fig. 6 step of a new activation that ends at
+             * once, and leaves the stack and this activation's state as
+             * they were (common/activations.h, pp_act_leaf_ok). */
+            const uint64_t leaf = PATHPROF_EV_START | PATHPROF_EV_RET;
+            const bool leaf_ok = pp_act_leaf_ok(&q->acts, q->cap);
+            uint64_t leaves = 0;
             do {
+                if ((w & special) != 0) { /* a leaf call */
+                    uint32_t root = ksf_root_fast(b, w & PATHPROF_EV_INDEX_MASK);
+                    if (__builtin_expect(root != 0, 1))
+                        b->f.n[root].count++;
+                    else
+                        b->lost++; /* out of memory */
+                    leaves++;
+                    i++;
+                    continue;
+                }
                 /* A loop that iterates one path repeats the word: the run
                  * goes through Fig. 6 in closed form (build.h, ksf_run). */
                 size_t j = i + 1;
@@ -120,8 +138,10 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
                         (void)ksf_walk(b, &st, r, 1);
                 }
                 i = j;
-            } while (i < n && ((w = ev[i]) & special) == 0);
+            } while (i < n && (((w = ev[i]) & special) == 0 || (leaf_ok && (w & special) == leaf)));
             *sp = st;
+            pp_act_leaves(&q->acts, leaves);
+            paths += leaves;
             continue;
         }
         i++;

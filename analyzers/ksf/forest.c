@@ -11,6 +11,7 @@ int ksf_forest_init(struct ksf_forest *f)
     f->cap = 1024;
     f->n = calloc(f->cap, sizeof *f->n);
     f->nslots = 256;
+    f->slot_shift = 32 - 8;
     f->slot = calloc(f->nslots, sizeof *f->slot);
     if (f->n == NULL || f->slot == NULL) {
         ksf_forest_free(f);
@@ -68,6 +69,7 @@ static int grow_slots(struct ksf_forest *f)
     free(f->slot);
     f->slot = s;
     f->nslots = n;
+    f->slot_shift = 32 - (uint32_t)__builtin_ctz(n);
     return 0;
 }
 
@@ -75,7 +77,7 @@ uint32_t ksf_root_find(const struct ksf_forest *f, uint64_t label)
 {
     if (f->nslots == 0)
         return 0;
-    for (uint32_t j = ksf_slot_of(label, f->nslots);; j = (j + 1) & (f->nslots - 1)) {
+    for (uint32_t j = ksf_home_slot(f, label);; j = (j + 1) & (f->nslots - 1)) {
         if (f->slot[j].node == 0)
             return 0;
         if (f->slot[j].label == label)
@@ -88,7 +90,7 @@ uint32_t ksf_root(struct ksf_forest *f, uint64_t label, int *inserted)
     *inserted = 0;
     if (f->nslots == 0)
         return 0;
-    uint32_t j = ksf_slot_of(label, f->nslots);
+    uint32_t j = ksf_home_slot(f, label);
     for (;; j = (j + 1) & (f->nslots - 1)) {
         if (f->slot[j].node == 0)
             break;
@@ -101,7 +103,7 @@ uint32_t ksf_root(struct ksf_forest *f, uint64_t label, int *inserted)
             f->failed = 1;
             return 0;
         }
-        for (j = ksf_slot_of(label, f->nslots); f->slot[j].node != 0; j = (j + 1) & (f->nslots - 1))
+        for (j = ksf_home_slot(f, label); f->slot[j].node != 0; j = (j + 1) & (f->nslots - 1))
             ;
     }
     uint32_t r = ksf_new_node(f, label);
@@ -185,5 +187,6 @@ int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots)
     free(f->slot);
     f->slot = s;
     f->nslots = nslots;
+    f->slot_shift = 32 - (uint32_t)__builtin_ctz(nslots);
     return 0;
 }

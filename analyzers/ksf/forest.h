@@ -39,6 +39,7 @@ struct ksf_forest {
     uint32_t len, cap;
     struct ksf_slot *slot;
     uint32_t nslots, nroots; /* nslots: a power of two, or 0 */
+    uint32_t slot_shift;     /* 32 - log2(nslots): ksf_home_slot's shift */
     int failed;              /* an allocation failed: the forest is incomplete */
 };
 
@@ -65,6 +66,14 @@ uint32_t ksf_child_slow(struct ksf_forest *f, uint32_t parent, uint64_t label);
 static inline uint32_t ksf_slot_of(uint64_t label, uint32_t nslots)
 {
     return (uint32_t)(((label * 0x9E3779B97F4A7C15ull) >> 32) >> (32 - __builtin_ctz(nslots)));
+}
+
+/* ksf_slot_of for F's own table, with the shift kept beside it (the
+ * lookup of a call's first event is a third of an interpreter's events;
+ * the shift's tzcnt and subtraction were a tenth of their work). */
+static inline uint32_t ksf_home_slot(const struct ksf_forest *f, uint64_t label)
+{
+    return (uint32_t)(((label * 0x9E3779B97F4A7C15ull) >> 32) >> f->slot_shift);
 }
 
 /* The child of PARENT labelled LABEL, created with count 0 when missing,
