@@ -110,6 +110,7 @@ for my $p (@programs) {
             $r{analyzer_busy_s} = defined $st{busy_ns} ? $st{busy_ns} / 1e9 : undef;
             $r{analyzer_threads} = $st{analyzer_threads};
             $r{$_} = $st{$_} for qw(ksf_nodes kipf_nodes hash_ops paths_executed hash_updates prune_budget prune_peak prune_epochs);
+            $r{$_} = $st{$_} for grep { /^wpp_/ } keys %st;
             $r{path_ids} = $st{kipf_events} // $st{prune_events};
             $r{hash_ops_per_path_id} = (defined $st{hash_ops} && $st{kipf_events}) ? sprintf('%.4f', $st{hash_ops} / $st{kipf_events}) : undef;
             # Rates (issue 13): what the program emitted per second of its
@@ -222,6 +223,29 @@ for my $p (@programs) {
             defined $r->{prune_budget} ? fnum($r->{prune_budget}) . ' / ' . fnum($r->{prune_peak}) . ', ' . fnum($r->{prune_epochs}) : '-') . ' |';
     }
     push @md, '';
+
+    # WPP (issue 16): the WPP paper's Table 1 columns for every
+    # configuration with a wpp analyzer, from `pathprof wpp --json` of its
+    # profiles (medians; xz -9 from the first run, when it was run).
+    my @wpp = grep { $row{$_} && $row{$_}{status} eq 'ok' && defined $row{$_}{wpp_symbols} } @configs;
+    if (@wpp) {
+        push @md, "Whole program paths (issue 16; the WPP paper's Table 1 columns): time = native median s; trace = raw stream (8 bytes a word), MB = 10^6 bytes; trace/s and WPP/s = MB per second of the wpp run's median wall time; WPP = the profile's grammars (binary: the paper's are text, about twice the size); symbols/s = stream words per second of one analyzer thread's CPU time; xz/WPP = xz -9 of the raw trace over the grammars (first run; '-': not run, see PERFCTL_WPP_XZ_MAX).", '';
+        push @md, '| configuration | time s | trace MB | trace MB/s | WPP MB | WPP MB/s | trace/WPP | xz/WPP | threads | distinct paths | rules | rules/path | M symbols/s per analyzer thread | >= 30 M |';
+        push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |';
+        for my $c (@wpp) {
+            my $r = $row{$c};
+            my $wall = $r->{time_median_s};
+            my $mbs = sub { (defined $_[0] && $wall) ? sprintf('%.2f', $_[0] / 1e6 / $wall) : '-' };
+            my $rate = $r->{analyzer_meps};
+            push @md, '| ' . join(' | ', $c, fnum($nat && $nat->{time_median_s}, 3), fnum(defined $r->{wpp_raw_bytes} ? $r->{wpp_raw_bytes} / 1e6 : undef, 1),
+                $mbs->($r->{wpp_raw_bytes}), fnum(defined $r->{wpp_grammar_bytes} ? $r->{wpp_grammar_bytes} / 1e6 : undef, 3), $mbs->($r->{wpp_grammar_bytes}),
+                ratio($r->{wpp_raw_bytes}, $r->{wpp_grammar_bytes}, 1),
+                (defined $r->{wpp_xz_bytes} && $r->{wpp_xz_bytes} > 0) ? ratio($r->{wpp_xz_bytes}, $r->{wpp_grammar_bytes}) : '-',
+                fnum($r->{wpp_threads}), fnum($r->{wpp_distinct_paths}), fnum($r->{wpp_rules}),
+                ratio($r->{wpp_rules}, $r->{wpp_distinct_paths}, 1), $rate // '-', defined $rate ? ($rate >= 30 ? 'yes' : 'no') : '-') . ' |';
+        }
+        push @md, '';
+    }
 
     # Goals (issue 13, docs/performance.md): each a ratio of medians of
     # this run; "-" when a configuration is missing or broken.
