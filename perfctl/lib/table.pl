@@ -51,7 +51,8 @@ my @csv_cols = (qw(program kind configuration build env status note runs time_me
                    ksf_nodes_per_kid k ksf_nodes kipf_nodes hash_ops
                    hash_ops_per_path_id prune_budget prune_peak prune_epochs paths_executed hash_updates
                    cg_Ir cg_x_native cg_x_count cg_D1_miss_pct cg_LL_miss_pct cg_branch_mispred_pct
-                   cg_program_Ir cg_runtime_Ir cg_analyzer_Ir cg_analyzer_D1_miss_pct cg_analyzer_LL_miss_pct));
+                   cg_program_Ir cg_runtime_Ir cg_analyzer_Ir cg_analyzer_D1_miss_pct cg_analyzer_LL_miss_pct
+                   wpp_threads wpp_symbols wpp_distinct_paths wpp_rules wpp_grammar_bytes wpp_raw_bytes wpp_xz_bytes));
 
 for my $p (@programs) {
     my $R = "$dir/raw/$p";
@@ -230,8 +231,8 @@ for my $p (@programs) {
     my @wpp = grep { $row{$_} && $row{$_}{status} eq 'ok' && defined $row{$_}{wpp_symbols} } @configs;
     if (@wpp) {
         push @md, "Whole program paths (issue 16; the WPP paper's Table 1 columns): time = native median s; trace = raw stream (8 bytes a word), MB = 10^6 bytes; trace/s and WPP/s = MB per second of the wpp run's median wall time; WPP = the profile's grammars (binary: the paper's are text, about twice the size); symbols/s = stream words per second of one analyzer thread's CPU time; xz/WPP = xz -9 of the raw trace over the grammars (first run; '-': not run, see PERFCTL_WPP_XZ_MAX).", '';
-        push @md, '| configuration | time s | trace MB | trace MB/s | WPP MB | WPP MB/s | trace/WPP | xz/WPP | threads | distinct paths | rules | rules/path | M symbols/s per analyzer thread | >= 30 M |';
-        push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |';
+        push @md, '| configuration | time s | trace MB | trace MB/s | WPP MB | WPP MB/s | trace/WPP | xz/WPP | WPP bytes per M symbols | threads | distinct paths | rules | rules/path | M symbols/s per analyzer thread | >= 30 M |';
+        push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |';
         for my $c (@wpp) {
             my $r = $row{$c};
             my $wall = $r->{time_median_s};
@@ -241,6 +242,7 @@ for my $p (@programs) {
                 $mbs->($r->{wpp_raw_bytes}), fnum(defined $r->{wpp_grammar_bytes} ? $r->{wpp_grammar_bytes} / 1e6 : undef, 3), $mbs->($r->{wpp_grammar_bytes}),
                 ratio($r->{wpp_raw_bytes}, $r->{wpp_grammar_bytes}, 1),
                 (defined $r->{wpp_xz_bytes} && $r->{wpp_xz_bytes} > 0) ? ratio($r->{wpp_xz_bytes}, $r->{wpp_grammar_bytes}) : '-',
+                ($r->{wpp_symbols} && defined $r->{wpp_grammar_bytes}) ? fnum($r->{wpp_grammar_bytes} / ($r->{wpp_symbols} / 1e6)) : '-',
                 fnum($r->{wpp_threads}), fnum($r->{wpp_distinct_paths}), fnum($r->{wpp_rules}),
                 ratio($r->{wpp_rules}, $r->{wpp_distinct_paths}, 1), $rate // '-', defined $rate ? ($rate >= 30 ? 'yes' : 'no') : '-') . ' |';
         }
