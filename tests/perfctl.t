@@ -116,8 +116,8 @@ fi
 # --- the figures' data (Figs. 8 and 9) from a second, small k sweep ---
 O2=$T/out-k
 "$PERFCTL" run --programs tiny --programs-dir "$ROOT/tests/perfctl/programs" \
-    --configs stream-blpp,ksf-1,ksf-3 --runs 1 --cachegrind no --out "$O2" >"$T/run-k.log" 2>&1
-is "$?" 0 "perfctl run with ksf-1 and ksf-3 exits 0" || diag "$(tail -n 20 "$T/run-k.log")"
+    --configs stream-blpp,ksf-1,ksf-3,wpp --runs 1 --cachegrind no --out "$O2" >"$T/run-k.log" 2>&1
+is "$?" 0 "perfctl run with ksf-1, ksf-3 and wpp exits 0" || diag "$(tail -n 20 "$T/run-k.log")"
 is "$(awk '!/^#/ { print $1 }' "$O2/figdata/fig8.dat" | tr '\n' ' ')" "1 3 " "fig8.dat has a row for each k measured"
 f8=$(awk '$1 == 3 { print $2 }' "$O2/figdata/fig8.dat")
 k3=$(awk -F, -v k="$(head -n 1 "$O2/tiny.csv" | tr ',' '\n' | grep -nx time_median_s | cut -d: -f1)" '$3 == "ksf-3" { print $k }' "$O2/tiny.csv")
@@ -132,6 +132,24 @@ if command -v gnuplot >/dev/null; then
     ok "plot.sh draws Figs. 8 and 9 as SVG" test -s "$O2/figures/fig8-overhead.svg" -a -s "$O2/figures/fig9-hashops.svg"
 else
     skip "gnuplot is not installed (make perfctl installs gnuplot-nox)"
+fi
+
+# --- the WPP table (issue 16): the paper's Table 1 columns, from the CSV ---
+col() { head -n 1 "$O2/tiny.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+csvw() { awk -F, -v k="$(col "$1")" '$3 == "wpp" { print $k }' "$O2/tiny.csv"; }
+wrow=$(awk '/^Whole program paths/ { t = 1 } t && /^\| wpp \| / { print; exit }' "$O2/tiny.md")
+is "$(echo "$wrow" | awk -F'|' '{ print NF - 2 }')" 15 "the WPP table's row has 15 columns" || diag "$wrow"
+words=$(csvw events) raw=$(csvw wpp_raw_bytes) gram=$(csvw wpp_grammar_bytes)
+is "$raw" "$((8 * words))" "WPP: the raw trace is 8 bytes a word of the stream ($words words)"
+ok "WPP: the grammar is smaller than the trace ($gram < $raw bytes)" test "${gram:-0}" -gt 0 -a "${gram:-0}" -lt "${raw:-0}"
+is "$(echo "$wrow" | awk -F'|' '{ gsub(/ /, "", $8); print $8 }')" "$(awk -v a="$raw" -v b="$gram" 'BEGIN { printf "%.1f", a / b }')" \
+    "WPP: trace/WPP is the raw trace over the grammar"
+is "$(echo "$wrow" | awk -F'|' '{ gsub(/ /, "", $14); print $14 }')" \
+    "$(awk -v a="$(csvw wpp_rules)" -v b="$(csvw wpp_distinct_paths)" 'BEGIN { printf "%.1f", a / b }')" "WPP: rules per path"
+if command -v xz >/dev/null; then
+    like "$(echo "$wrow" | awk -F'|' '{ gsub(/ /, "", $9); print $9 }')" '^[0-9]+\.[0-9]{2}$' "WPP: xz -9 of the trace measured on the first run"
+else
+    skip "xz is not installed (make check installs xz-utils)"
 fi
 
 # --- the counter runner alone ---
