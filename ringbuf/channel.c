@@ -97,6 +97,11 @@ int pp_channel_has_empty(struct pp_channel *ch)
     return ck_ring_size(&ch->empty) > 0;
 }
 
+int pp_channel_has_full(struct pp_channel *ch)
+{
+    return ck_ring_size(&ch->full) > 0;
+}
+
 void pp_channel_publish(struct pp_channel *ch, struct pp_chunk *c, uint32_t n)
 {
     c->n = n;

@@ -131,6 +131,8 @@ void pp_channel_destroy(struct pp_channel *ch);
 /* Owner side, under LOCK. */
 struct pp_chunk *pp_channel_take_empty(struct pp_channel *ch);
 int pp_channel_has_empty(struct pp_channel *ch);
+/* Consumer side: a full chunk is waiting (a hint; take_full decides). */
+int pp_channel_has_full(struct pp_channel *ch);
 /* Enqueues C with N events on FULL; cannot fail (see RING_SIZE). */
 void pp_channel_publish(struct pp_channel *ch, struct pp_chunk *c, uint32_t n);
 

@@ -54,7 +54,7 @@ static void begin_stream(struct pprt_analyzer *an, struct pprt_channel_info *inf
 {
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
         info->stream[k] = kind(k)->thread_begin(an->inst[k], info->tid);
-    info->begun = 1;
+    __atomic_store_n(&info->begun, 1, __ATOMIC_RELEASE); /* read unlocked in service() */
 }
 
 static void end_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
@@ -63,7 +63,7 @@ static void end_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
         kind(k)->thread_end(an->inst[k], info->stream[k]);
         info->stream[k] = NULL;
     }
-    info->begun = 0;
+    __atomic_store_n(&info->begun, 0, __ATOMIC_RELEASE);
 }
 
 static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
@@ -74,7 +74,13 @@ static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
     uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
         kind(k)->consume(an->inst[k], info->stream[k], ev, n);
-    an->busy_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+    uint64_t dt = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+    an->busy_ns += dt;
+    /* For producers deciding whether to help (producer.c): how long a
+     * chunk takes, and that one was done. */
+    uint64_t avg = __atomic_load_n(&an->chunk_ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&an->chunk_ns, avg - avg / 8 + dt / 8, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&an->progress, 1, __ATOMIC_RELAXED);
     if (pprt_config.test_delay_ns) {
         struct timespec ts = {0, (long)pprt_config.test_delay_ns};
         if (pprt_config.test_delay_ns >= 1000000000u)
@@ -117,18 +123,25 @@ static void finish_channel(struct pprt_analyzer *an, struct pp_channel *ch,
     pp_pool_put(&an->pool, ch);
 }
 
-/* One visit of one channel; returns how much work it did, and counts in
- * *OPEN the channels this analyzer has not finished. */
-static int service(struct pprt_analyzer *an, struct pp_channel *ch, int *open)
+/* The consume lock (pprt_analyzer.consuming): taken by the analyzer
+ * thread for each pass and by a helping producer, never waited for. */
+static int consume_trylock(struct pprt_analyzer *an)
 {
-    /* Loaded before draining FULL: a channel seen CLOSED here has no chunk
-     * coming after the ones the loop below finds. */
-    uint32_t state = pp_channel_state(ch);
+    int unlocked = 0;
+    return __atomic_compare_exchange_n(&an->consuming, &unlocked, 1, 0, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+}
+
+static void consume_unlock(struct pprt_analyzer *an)
+{
+    __atomic_store_n(&an->consuming, 0, __ATOMIC_RELEASE);
+}
+
+/* service() with the consume lock held. */
+static int service_locked(struct pprt_analyzer *an, struct pp_channel *ch, uint32_t state,
+                          int abandoned, int *open)
+{
     struct pprt_channel_info *info = ch->extra;
-    if (state == PP_CH_FREE || info->finished)
-        return 0;
-    int abandoned = __atomic_load_n(&info->abandoned, __ATOMIC_ACQUIRE);
-    (*open)++;
     if (!info->begun)
         begin_stream(an, info);
     int did = 0;
@@ -147,6 +160,32 @@ static int service(struct pprt_analyzer *an, struct pp_channel *ch, int *open)
     return did + 1;
 }
 
+/* One visit of one channel; returns how much work it did, and counts in
+ * *OPEN the channels this analyzer has not finished. */
+static int service(struct pprt_analyzer *an, struct pp_channel *ch, int *open)
+{
+    /* Loaded before draining FULL: a channel seen CLOSED here has no chunk
+     * coming after the ones the loop below finds. */
+    uint32_t state = pp_channel_state(ch);
+    struct pprt_channel_info *info = ch->extra;
+    if (state == PP_CH_FREE || info->finished)
+        return 0;
+    int abandoned = __atomic_load_n(&info->abandoned, __ATOMIC_ACQUIRE);
+    (*open)++;
+    /* The consume lock only while there is something to do: an analyzer
+     * that polls its channels holds it for nothing most of the time, and a
+     * producer would then rarely find it free when the analyzer lost its
+     * CPU. */
+    if (__atomic_load_n(&info->begun, __ATOMIC_ACQUIRE) && state != PP_CH_CLOSED && !abandoned &&
+        !pp_channel_has_full(ch))
+        return 0;
+    if (!consume_trylock(an))
+        return 0; /* a producer consumes its chunks itself: nothing for us */
+    int did = service_locked(an, ch, state, abandoned, open);
+    consume_unlock(an);
+    return did;
+}
+
 static int pass(struct pprt_analyzer *an, int *open)
 {
     int did = 0;
@@ -155,6 +194,49 @@ static int pass(struct pprt_analyzer *an, int *open)
     for (struct pp_channel *ch = pp_pool_first(&an->pool); ch; ch = pp_pool_next(ch))
         did += service(an, ch, open);
     pprt_rcu_read_unlock();
+    return did;
+}
+
+/* Why a producer may consume: on a loaded machine the analyzer thread is
+ * often not running when its producer fills the last chunk (it waits for
+ * its CPU behind other processes, or for a futex wake-up), and the
+ * producer then slept for most of the run (lua at load 4: blocked 1.1 s of
+ * a 1.2 s run while its analyzer needed 0.12 s of CPU).  The analyzer's
+ * instances are used by one thread at a time (the consume lock), so the
+ * producer runs exactly the analyzer's code on its own chunks, in order:
+ * the same profile.  It holds the stream mutex meanwhile instead of
+ * liburcu's read lock (application threads are not registered readers):
+ * writers of what analyzers read (TU registration, dlclose) hold that
+ * mutex across their grace periods, so none is in progress.  Fork, exit
+ * and a forked child's reset also hold it or set flags checked here. */
+int pprt_analyzer_help(struct pp_channel *ch)
+{
+    struct pprt_stream *s = &pprt_stream;
+    struct pprt_channel_info *info = ch->extra;
+    struct pprt_analyzer *an = &s->an[info->analyzer];
+    if (!consume_trylock(an))
+        return 0;
+    int did = 0;
+    if (pthread_mutex_trylock(&s->mutex) == 0) {
+        if (!__atomic_load_n(&s->stopping, __ATOMIC_RELAXED) &&
+            !__atomic_load_n(&s->park, __ATOMIC_ACQUIRE) &&
+            !__atomic_load_n(&an->reset_req, __ATOMIC_ACQUIRE) &&
+            pp_channel_state(ch) == PP_CH_ACTIVE && !info->finished) {
+            if (!info->begun)
+                begin_stream(an, info);
+            struct pp_chunk *c;
+            while (did < BUDGET && (c = pp_channel_take_full(ch)) != NULL) {
+                uint32_t n = c->n;
+                consume(an, info, c->ev, n);
+                pp_channel_give_back(ch, c, n);
+                pp_channel_count_consumed(ch);
+                did++;
+            }
+            an->helped += (uint64_t)did;
+        }
+        pthread_mutex_unlock(&s->mutex);
+    }
+    consume_unlock(an);
     return did;
 }
 
@@ -266,6 +348,15 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
             return;
         if (did || stop) {
             idle_since = 0;
+            if (did && pprt_config.test_pause_ns) {
+                /* Tests: an analyzer that loses its CPU after each pass
+                 * with work (outside the consume lock), as on a loaded
+                 * machine, so that producers help (pprt_analyzer_help). */
+                struct timespec ts = {0, (long)pprt_config.test_pause_ns};
+                if (pprt_config.test_pause_ns >= 1000000000u)
+                    ts = (struct timespec){1, 0};
+                nanosleep(&ts, NULL);
+            }
             continue;
         }
         uint64_t t = now_ns();

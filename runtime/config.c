@@ -37,6 +37,7 @@ static int parse_cpus(const char *value, struct pprt_config *cfg);
 static int parse_policy(const char *value, struct pprt_config *cfg);
 static int parse_trace(const char *value, struct pprt_config *cfg);
 static int parse_delay(const char *value, struct pprt_config *cfg);
+static int parse_pause(const char *value, struct pprt_config *cfg);
 static int parse_accumulate_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
 static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
@@ -96,6 +97,8 @@ static const struct env_var env_vars[] = {
      parse_vpp_counter},
     {"PATHPROF_TEST_ANALYZER_DELAY_NS", "0",
      "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_delay},
+    {"PATHPROF_TEST_ANALYZER_PAUSE_NS", "0",
+     "a number of nanoseconds from 0 to 1000000000 (for tests only)", parse_pause},
     {"PATHPROF_TEST_ACCUMULATE_DELAY_MS", "0",
      "a number of milliseconds from 0 to 60000 (for tests only)", parse_accumulate_delay},
 };
@@ -197,6 +200,11 @@ static int parse_accumulate_delay(const char *value, struct pprt_config *cfg)
 static int parse_delay(const char *value, struct pprt_config *cfg)
 {
     return parse_number(value, 0, 1000000000u, &cfg->test_delay_ns);
+}
+
+static int parse_pause(const char *value, struct pprt_config *cfg)
+{
+    return parse_number(value, 0, 1000000000u, &cfg->test_pause_ns);
 }
 
 /* The ksf analyzer's k: 64 bounds its k-SF at 126 levels (analyzers/ksf/stats.h). */

@@ -39,6 +39,7 @@ struct pprt_config {
     int cpus_none;
     char *trace_pattern;        /* PATHPROF_TRACE, made absolute like OUT */
     uint64_t test_delay_ns;     /* PATHPROF_TEST_ANALYZER_DELAY_NS */
+    uint64_t test_pause_ns;     /* PATHPROF_TEST_ANALYZER_PAUSE_NS */
     uint64_t test_accumulate_delay_ms; /* PATHPROF_TEST_ACCUMULATE_DELAY_MS */
     uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
     uint32_t ksf_workers;       /* PATHPROF_KSF_WORKERS: per ksf instance, 0 = none */

@@ -94,31 +94,65 @@ static struct pprt_analyzer *analyzer_of(const struct pp_channel *ch)
     return &pprt_stream.an[info->analyzer];
 }
 
-/* How long a producer polls for an empty chunk before it sleeps: about the
- * time an analyzer takes to consume a default chunk, so that a producer
- * merely faster than its analyzer keeps pace with it instead of paying a
- * futex wake-up per chunk.  Longer would take CPU time from the analyzer
- * when both share a core. */
+/* How long a producer polls for an empty chunk before it helps or sleeps:
+ * about the time an analyzer takes to consume a default chunk, so that a
+ * producer merely faster than its analyzer keeps pace with it instead of
+ * paying a futex wake-up per chunk.  Longer would take CPU time from the
+ * analyzer when both share a core. */
 #define SPIN_NS 20000
+/* How long a producer sleeps between tries when its analyzer is consuming
+ * (it is woken sooner, by the analyzer's next give-back). */
+#define RETRY_NS 1000000
+
+/* Polls CH for an empty chunk for about NS. */
+static struct pp_chunk *poll_empty(struct pp_channel *ch, uint64_t ns)
+{
+    uint64_t t0 = now_ns();
+    for (unsigned i = 1;; i++) {
+        ck_pr_stall();
+        struct pp_chunk *c = pp_channel_take_empty(ch);
+        if (c != NULL || (i % 64 == 0 && now_ns() - t0 > ns))
+            return c;
+    }
+}
 
 /* Block policy: the analyzer is behind.  Poll for a while if it is awake
- * (it is about to give a chunk back), then sleep until it does.  Returns
- * NULL when the exit flush has begun: it needs this channel's lock, which
- * the caller holds, and this thread's later events are late anyway. */
+ * (it is about to give a chunk back); then consume our own full chunks if
+ * the analyzer is not consuming (pprt_analyzer_help: descheduled on a
+ * loaded machine, or asleep), else poll a while more and sleep until it
+ * gives one back.  Returns NULL when the exit flush has begun: it needs
+ * this channel's lock, which the caller holds, and this thread's later
+ * events are late anyway.  The whole wait, helping included, counts as
+ * blocked time. */
 static struct pp_chunk *wait_empty(struct pp_channel *ch)
 {
     uint64_t t0 = now_ns();
     struct pprt_analyzer *an = analyzer_of(ch);
     struct pp_chunk *c = NULL;
-    int awake = __atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) == 0;
-    for (unsigned i = 1; awake && c == NULL; i++) {
-        ck_pr_stall();
-        c = pp_channel_take_empty(ch);
-        if (i % 64 == 0 && now_ns() - t0 > SPIN_NS)
-            break;
-    }
+    uint64_t seen = __atomic_load_n(&an->progress, __ATOMIC_RELAXED), moved = t0;
+    if (__atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) == 0)
+        c = poll_empty(ch, SPIN_NS);
     while (c == NULL) {
         if (__atomic_load_n(&pprt_stream.stopping, __ATOMIC_RELAXED))
+            break;
+        /* Help an analyzer that is asleep, or that has finished no chunk
+         * for four times what a chunk takes it (it lost its CPU): while it
+         * makes progress, this thread's core had better stay idle for it
+         * than take its forest into another cache. */
+        uint64_t t = now_ns(), p = __atomic_load_n(&an->progress, __ATOMIC_RELAXED);
+        if (p != seen) {
+            seen = p;
+            moved = t;
+        }
+        uint64_t patience = 4 * __atomic_load_n(&an->chunk_ns, __ATOMIC_RELAXED);
+        if ((__atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) != 0 ||
+             t - moved >= (patience > SPIN_NS ? patience : SPIN_NS)) &&
+            pprt_analyzer_help(ch) > 0 && (c = pp_channel_take_empty(ch)) != NULL)
+            break;
+        /* It is consuming (or exit, fork or a reset is under way): its
+         * give-back comes soon while it runs; sleeping would give away this
+         * thread's CPU, which a loaded machine gives back late. */
+        if ((c = poll_empty(ch, SPIN_NS)) != NULL)
             break;
         uint32_t seq = pp_wake_prepare(&ch->empty_wake);
         if ((c = pp_channel_take_empty(ch)) != NULL) {
@@ -126,7 +160,7 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
             break;
         }
         pp_wake_signal(&an->wake); /* in case it dozed off */
-        pp_wake_wait(&ch->empty_wake, seq, 10 * 1000 * 1000);
+        pp_wake_wait(&ch->empty_wake, seq, RETRY_NS);
         c = pp_channel_take_empty(ch);
     }
     __atomic_fetch_add(&pprt_stream.blocked_ns, now_ns() - t0, __ATOMIC_RELAXED);

@@ -233,6 +233,14 @@ static void close_all_channels(void)
 static void merge_instances(void)
 {
     struct pprt_stream *s = &pprt_stream;
+    uint64_t chunks = 0, helped = 0;
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        chunks += s->an[i].chunks;
+        helped += s->an[i].helped;
+    }
+    if (helped)
+        pprt_info("producers consumed %llu of %llu chunks themselves (their analyzer thread "
+                  "was not running)", (unsigned long long)helped, (unsigned long long)chunks);
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
         s->merged[k] = s->an[0].inst[k];
         for (uint32_t i = 1; i < s->nthreads; i++) {

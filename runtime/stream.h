@@ -37,8 +37,17 @@ struct pprt_analyzer {
     struct pp_pool pool;      /* its channels */
     struct pp_wake wake;      /* producers signal after publishing */
     void *inst[PPRT_MAX_ANALYZERS]; /* one instance per selected analyzer */
-    /* Statistics, written by the thread, read after it stopped. */
-    uint64_t events, busy_ns, chunks;
+    /* Atomic: 1 while a thread consumes for this analyzer (its own thread
+     * in a pass over its channels, or a producer helping: analyzer-thread.c,
+     * pprt_analyzer_help).  Its instances and statistics are touched only
+     * by the thread that set it. */
+    int consuming;
+    /* Atomic: chunks consumed so far, and a running mean of a chunk's
+     * consume time (ns), for producers deciding whether to help. */
+    uint64_t progress, chunk_ns;
+    /* Statistics, written under CONSUMING, read after the thread stopped.
+     * HELPED: chunks that producers consumed themselves. */
+    uint64_t events, busy_ns, chunks, helped;
     /* A forked child accumulating (stream-reset.c): RESET_REQ (atomic)
      * asks the thread to reset its instances; it answers through
      * pprt_stream.nreset, with the analyzers (bit k: pprt_config's k-th)
@@ -144,6 +153,10 @@ int pprt_stream_used(void);
 int pprt_analyzer_start(struct pprt_analyzer *an);
 /* The calling thread's analyzer, or NULL for any other thread. */
 struct pprt_analyzer *pprt_analyzer_self(void);
+/* A producer blocked on CH, which it holds locked (producer.c,
+ * wait_empty): consumes CH's full chunks itself when CH's analyzer thread
+ * is not consuming (descheduled, or asleep); returns how many. */
+int pprt_analyzer_help(struct pp_channel *ch);
 /* Runs AN's loop in the calling thread until STOP and every channel is
  * finished (exit() called from an analyzer thread). */
 void pprt_analyzer_run(struct pprt_analyzer *an);
