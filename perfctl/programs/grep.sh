@@ -56,7 +56,7 @@ prog_prepare() {
     SRC=$(dirname "$SRC")
     PROG_VERSION=$(basename "$SRC")
     GREP_CFG=$PERFCTL_SRC_DIR/grep-configured
-    [ -f "$GREP_CFG/done" ] && return 0
+    [ -f "$GREP_CFG/done" ] && [ -f "$GREP_CFG/patched/grep.c" ] && return 0
     rm -rf "$GREP_CFG"
     mkdir -p "$GREP_CFG"
     # The autotools, makeinfo and help2man are made no-ops (Debian's
