@@ -2,8 +2,11 @@
 # perfctl/programs/gen-grep.pl - the inputs of perfctl/programs/grep.sh,
 # from a fixed linear congruential generator (the same bytes on every
 # machine and perl):
-#   gen-grep.pl text BYTES   about BYTES bytes of text lines (stops at the
-#                            first line end past BYTES)
+#   gen-grep.pl text BYTES [utf8]   about BYTES bytes of text lines (stops
+#                            at the first line end past BYTES); with utf8
+#                            the one non-ASCII character (e acute) is
+#                            written in UTF-8 (two bytes), else as the
+#                            single byte 0xE9 (Latin-1)
 #   gen-grep.pl words N      N fixed strings, one a line (grep -F -f: kwset's
 #                            Aho-Corasick over many keywords); about a third
 #                            never occur in the text
@@ -17,13 +20,16 @@
 # back-references; some capitalised or upper case, for -i), e-mail
 # addresses, identifiers glued with _ and digits (word boundaries for -w),
 # long lines, empty lines, tabs, and a few bytes above 127 (single bytes in
-# the C locale). No NUL: grep would call the file binary.
+# the C locale; valid UTF-8 with utf8, else a UTF-8 grep would call the
+# file binary). No NUL: grep would call the file binary.
 use strict;
 use warnings;
 
-my ($what, $n) = @ARGV;
-my $usage = "usage: gen-grep.pl text BYTES | words N | regexes\n";
+my ($what, $n, $enc) = @ARGV;
+my $usage = "usage: gen-grep.pl text BYTES [utf8] | words N | regexes\n";
 defined $what or die $usage;
+!defined $enc || ($what eq 'text' && $enc eq 'utf8') or die $usage;
+my $eacute = defined $enc ? "\xc3\xa9" : "\xe9";
 my $seed = 20261201;
 sub rnd { my ($m) = @_; $seed = ($seed * 1103515245 + 12345) % 2147483648; return int($seed / 65536) % $m }
 my @syl = qw(ka lo mi ser tan ver qu ex or al in th ing ed ba ne ro cu de fi pa sto gra mon lux);
@@ -50,7 +56,7 @@ sub prose {
         push @w, 'the', 'the' if $k == 1;
         push @w, "$x$x" if $k == 2;                       # doubled inside a word
         push @w, sprintf('%s_%d', $x, rnd(100)) if $k == 3;
-        push @w, "caf\xe9" if $k == 4;                    # a byte above 127
+        push @w, "caf$eacute" if $k == 4;                 # a byte above 127
     }
     my $s = join(' ', @w);
     $s .= '.' if rnd(3) == 0;

@@ -31,14 +31,16 @@
 # still grow it with xpalloc, unaligned.
 #
 # The workload: perfctl/programs/work.grep, a script of the system's
-# (uninstrumented) sh that runs the instrumented grep 41 times over
+# (uninstrumented) sh that runs the instrumented grep 48 times over
 # perfctl/programs/gen-grep.pl's text (2 MB at scale 1), its list of 500
 # fixed strings and its 19 regexes, in the C locale: literals, the DFA,
 # back-references, -i, -w, -x, -c, -o, -v, -n, -b, -m, context, --color,
-# -F -f and -E -f (see work.grep). Its standard output is checked.
+# -F -f and -E -f; and 7 times in the C.UTF-8 locale over a UTF-8 text an
+# eighth that size (the multibyte matchers; see work.grep). Its standard
+# output is checked.
 #
 # Many processes: each grep writes a profile at exit. The wrapper sets
-# PATHPROF_ACCUMULATE=1, so the profile is the sum over the 41 runs
+# PATHPROF_ACCUMULATE=1, so the profile is the sum over the 48 runs
 # (docs/runtime.md, "Many processes"), except for runs whose
 # PATHPROF_ANALYZER names trace or ksf-pruned: a trace is one process's
 # (each grep would replace the last one's), and ksf-pruned's bounds and
@@ -49,7 +51,7 @@
 # run is its broadest (-E -i -n --color -f over all 19 regexes, the
 # back-reference included) for that reason.
 PROG_KIND=regex
-PROG_DESC="LC_ALL=C sh work.grep: 41 grep runs over gen-grep.pl text (kwset, gnulib dfa + regex; profile summed over them)"
+PROG_DESC="sh work.grep: 48 grep runs over gen-grep.pl text, 7 in UTF-8 (kwset, gnulib dfa + regex; profile summed over them)"
 
 prog_prepare() {
     SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" grep kwsearch.c)
@@ -101,9 +103,10 @@ prog_build() {  # BUILD BINDIR OBJDIR
 prog_input() {  # WORKDIR SIZE
     local g=$ROOT/perfctl/programs/gen-grep.pl f=$1/input.$2 n
     n=$(size_of "$2" 2000000)
-    # made once per size (FILE.n records the size asked)
-    if ! [ "$(head -c 64 "$f.n" 2>/dev/null)" = "$n" ] || ! [ -s "$f" ]; then
-        perl "$g" text "$n" >"$f" && echo "$n" >"$f.n" || return 1
+    # made once per size (FILE.n records the size asked); the UTF-8 text
+    # an eighth of it (UTF-8 regex matching is 5-10x slower)
+    if ! [ "$(head -c 64 "$f.n" 2>/dev/null)" = "$n" ] || ! [ -s "$f" ] || ! [ -s "$f.utf8" ]; then
+        perl "$g" text "$n" >"$f" && perl "$g" text "$((n / 8))" utf8 >"$f.utf8" && echo "$n" >"$f.n" || return 1
     fi
     perl "$g" words 500 >"$1/words" && perl "$g" regexes >"$1/regexes" || return 1
     cp "$ROOT/perfctl/programs/work.grep" "$1/work.grep"
@@ -115,6 +118,6 @@ prog_cmd() {    # BINDIR WORKDIR SIZE
             *) PATHPROF_ACCUMULATE=1; export PATHPROF_ACCUMULATE ;;
         esac
         exec "$@"' grep-wrapper
-        env LC_ALL=C /bin/sh "$2/work.grep" "$1/grep" "$2/input.$3" "$2/words" "$2/regexes")
+        env LC_ALL=C /bin/sh "$2/work.grep" "$1/grep" "$2/input.$3" "$2/words" "$2/regexes" "$2/input.$3.utf8")
     CMD_STDIN=/dev/null
 }
