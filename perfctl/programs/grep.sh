@@ -36,7 +36,7 @@
 # fixed strings and its 19 regexes, in the C locale: literals, the DFA,
 # back-references, -i, -w, -x, -c, -o, -v, -n, -b, -m, context, --color,
 # -F -f and -E -f; and 7 times in the C.UTF-8 locale over a UTF-8 text an
-# eighth that size (the multibyte matchers; see work.grep). Its standard
+# eighth that size (regex's multibyte matcher; see work.grep). Its standard
 # output is checked.
 #
 # Many processes: each grep writes a profile at exit. The wrapper sets
