@@ -67,6 +67,13 @@ is "$?" 1 "--sched: a listed function that ran in one profile only is a differen
 like "$(cat err)" "g \(t\.c\) \(only in count\): count 7, stream 0" "and is named"
 perl "$CMP" --totals-only f,g --sched g c.json s-split.json >out 2>err
 is "$?" 0 "--totals-only and --sched together"
+# a clone of a listed function (fnsplit's .part.N at -O3 -flto) is listed too
+doc count - f:0=5,1=3 g.part.0:0=7 h.constprop.0.isra.0:0=1 >c-clone.json
+doc stream true f:0=5,1=3 g.part.0:0=9 h.constprop.0.isra.0:0=0,1=1 >s-clone.json
+perl "$CMP" --totals-only h --sched g c-clone.json s-clone.json >out 2>err
+is "$?" 0 "GCC's clone suffixes are stripped for --sched and --totals-only"
+perl "$CMP" --totals-only g --sched h c-clone.json s-clone.json >out 2>err
+is "$?" 1 "but the lists are not mixed up"
 perl "$CMP" --sched >out 2>err
 is "$?" 255 "--sched without its list: an error"
 like "$(cat err)" "--sched needs a list" "that says so"

@@ -22,6 +22,9 @@
 # and job lists: two runs of one binary differ): they are not compared,
 # only required to have run in both profiles, and one line on stderr gives
 # both totals.
+# Both lists name functions as written in the source: a copy GCC made of
+# one (free_lock_.part.0 of fnsplit at -O3 -flto, .isra.N, .constprop.N,
+# .cold) is treated as the function itself.
 #
 # The documents are read line by line, not with a JSON parser: docs/json.md
 # puts every function header and every path on a line of its own, and
@@ -82,23 +85,30 @@ for my $k (keys %$c) {
 
 sub sum { my $t = 0; $t += $_ for values %{$_[0]}; $t }
 
+# base NAME: the source function of a GCC clone's name (see the header)
+sub base {
+    my ($n) = @_;
+    1 while $n =~ s/\.(?:part|isra|constprop|cold|lto_priv|clone)(?:\.\d+)?$//;
+    return $n;
+}
+
 # Functions that differ, the biggest absolute difference first, so the
 # first lines name where most events went missing.
 my %all = map { $_ => 1 } keys %$c, keys %$s;
 my (@diff, @sched);
 for my $k (keys %all) {
     my ($cp, $sp) = ($c->{$k} // {}, $s->{$k} // {});
-    if ($sched{(split /\t/, $k)[0]}) {
+    if ($sched{base((split /\t/, $k)[0])}) {
         my ($ct, $st) = (sum($cp), sum($sp));
         # not compared, but a function that ran in one run only lost
         # (or gained) every event of its own
-        if (($ct > 0) == ($st > 0)) { push @sched, [$k, $ct, $st]; next; }
+        if (($ct > 0) == ($st > 0)) { push @sched, [$k, $ct, $st] if $ct; next; }
     }
     my %ids = map { $_ => 1 } keys %$cp, keys %$sp;
     my @bad = sort { $a <=> $b } grep { ($cp->{$_} // 0) != ($sp->{$_} // 0) } keys %ids;
     next unless @bad;
     my ($ct, $st) = (sum($cp), sum($sp));
-    next if $totals_only{(split /\t/, $k)[0]} && $ct == $st;
+    next if $totals_only{base((split /\t/, $k)[0])} && $ct == $st;
     push @diff, [abs($ct - $st), $k, $ct, $st, \@bad, $cp, $sp,
                  !exists $c->{$k} ? ' (only in stream)' : !exists $s->{$k} ? ' (only in count)' : ''];
 }
