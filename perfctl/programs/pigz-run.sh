@@ -11,9 +11,12 @@
 # The profile: PATHPROF_ACCUMULATE=1, the sum over the 8 processes, unless
 # the run's analyzers include trace or ksf-pruned, or ksf with
 # PATHPROF_KSF_WORKERS (they cannot add to a profile, docs/runtime.md):
-# then the profile and trace are those of the `pigz -p 4` compression
-# alone, the other processes' go to /dev/null (pigz reads no variable of
-# the runtime's, so that changes none of its paths).
+# then the profile and trace are those of the zopfli compression alone
+# (`pigz -p 4 -11`: zopfli is where pigz's own code runs most, a reader,
+# a writer and compression threads around it; the other steps' pigz code
+# only drives zlib, hundreds of paths), the other processes' go to
+# /dev/null (pigz reads no variable of the runtime's, so that changes
+# none of its paths).
 set -u
 pigz=$1 in=$2 zin=$3
 main=1
@@ -31,7 +34,7 @@ run() {
 step() {    # NAME INPUT OPTION...: compress INPUT into NAME.gz, decompress it
     n=$1 i=$2 m=0
     shift 2
-    [ "$n" = p4 ] && m=1
+    [ "$n" = zopfli ] && m=1
     # -n: no name and no time in the header (stdin has neither, but the
     # header must not depend on the clock if pigz ever looked)
     run $m "$pigz" -n -c "$@" <"$i" >"$n.gz" || { s=$?; echo "$n: pigz $* exit status $s"; exit $s; }

@@ -66,10 +66,14 @@ prog_input() {  # WORKDIR SIZE
     local n
     n=$(size_of "$2" 40000000)
     gen_input "$1/input.$2" "$n"
-    # zopfli's input: 1/200 of it, at least two of its 32K blocks (so two
-    # threads run zopfli); zopfli makes ~1000 times the paths per byte
-    # the rest of the workload makes (most of them in EncodeTree)
-    gen_input "$1/zinput.$2" "$(( n / 200 > 65536 ? n / 200 : 65536 ))"
+    # zopfli's input: 1/200 of it, and at least two of its 32K blocks in
+    # the full workload (two threads run zopfli), 8K in the small one
+    # (one block: 13 M paths; zopfli makes ~1600 paths per byte, the rest
+    # of pigz, around zlib, a few per 1000 bytes, so the small workload's
+    # traced process is the zopfli one, see pigz-run.sh)
+    local z=65536
+    [ "$2" = small ] && z=8192
+    gen_input "$1/zinput.$2" "$(( n / 200 > z ? n / 200 : z ))"
     cp "$ROOT/perfctl/programs/pigz-run.sh" "$1/pigz-run.sh"
 }
 prog_cmd() {    # BINDIR WORKDIR SIZE
