@@ -16,7 +16,7 @@
 # The workload (perfctl/programs/pigz-run.sh, run by the system's sh):
 # `pigz -p 4` (more threads than the 2 cores of the machine it was written
 # on, on purpose), `-p 1`, `-p 4 --independent` of a gen-input file,
-# `-p 4 -11 -I 5 -b 32` (zopfli) of a small one, each result decompressed with
+# `-p 4 -11 -I 5 -b 32 -J 2` (zopfli) of a small one, each result decompressed with
 # `pigz -d` and compared with its input; standard output is the compressed
 # bytes (pigz's output does not depend on scheduling) and one line per step.
 # The profile is the sum over the processes (PATHPROF_ACCUMULATE=1; see
@@ -68,8 +68,8 @@ prog_input() {  # WORKDIR SIZE
     gen_input "$1/input.$2" "$n"
     # zopfli's input: 1/200 of it, and at least two of its 32K blocks in
     # the full workload (two threads run zopfli), 8K in the small one
-    # (one block: 13 M paths; zopfli makes ~1600 paths per byte, the rest
-    # of pigz, around zlib, a few per 1000 bytes, so the small workload's
+    # (one block: 10.8 M paths; zopfli makes ~1000 paths per byte, pigz's
+    # own code around zlib a few per 1000 bytes, so the small workload's
     # traced process is the zopfli one, see pigz-run.sh)
     local z=65536
     [ "$2" = small ] && z=8192
