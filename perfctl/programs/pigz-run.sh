@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # pigz-run.sh PIGZ IN ZIN (perfctl/programs/pigz.sh): the pigz workload,
 # one pigz process per step, run by the system's (uninstrumented) sh.
 # IN is compressed with 4 threads, 1 thread and 4 independent-block
