@@ -13,14 +13,14 @@
 # counting-mode counters are atomic: the plugin makes them so for threaded
 # code).
 #
-# The workload (perfctl/programs/pigz-run.sh, run by the system's sh):
+# The workload (perfctl/programs/work.pigz, run by the system's sh):
 # `pigz -p 4` (more threads than the 2 cores of the machine it was written
 # on, on purpose), `-p 1`, `-p 4 --independent` of a gen-input file,
 # `-p 4 -11 -I 5 -b 32 -J 2` (zopfli) of a small one, each result decompressed with
 # `pigz -d` and compared with its input; standard output is the compressed
 # bytes (pigz's output does not depend on scheduling) and one line per step.
 # The profile is the sum over the processes (PATHPROF_ACCUMULATE=1; see
-# pigz-run.sh for the analyzers that cannot add up).
+# work.pigz for the analyzers that cannot add up).
 #
 # Scheduling. Two count runs of one binary (or a count and a stream run)
 # differ in 14 functions, by how the threads met, not by what was
@@ -70,13 +70,13 @@ prog_input() {  # WORKDIR SIZE
     # the full workload (two threads run zopfli), 8K in the small one
     # (one block: 10.8 M paths; zopfli makes ~1000 paths per byte, pigz's
     # own code around zlib a few per 1000 bytes, so the small workload's
-    # traced process is the zopfli one, see pigz-run.sh)
+    # traced process is the zopfli one, see work.pigz)
     local z=65536
     [ "$2" = small ] && z=8192
     gen_input "$1/zinput.$2" "$(( n / 200 > z ? n / 200 : z ))"
-    cp "$ROOT/perfctl/programs/pigz-run.sh" "$1/pigz-run.sh"
+    cp "$ROOT/perfctl/programs/work.pigz" "$1/work.pigz"
 }
 prog_cmd() {    # BINDIR WORKDIR SIZE
-    CMD=(sh "$2/pigz-run.sh" "$1/pigz" "$2/input.$3" "$2/zinput.$3")
+    CMD=(sh "$2/work.pigz" "$1/pigz" "$2/input.$3" "$2/zinput.$3")
     CMD_STDIN=/dev/null
 }
