@@ -51,6 +51,33 @@ perl "$CMP" c.json s-inexact.json >out 2>err
 is "$?" 1 "a stream that says it is not exact: exit 1"
 like "$(cat out)" "equal yes exact no" "equal but not exact"
 
+# --sched: a function whose counts follow the threads' scheduling is not
+# compared (another total is no difference), but it must have run in both
+doc stream true f:0=5,1=3 g:0=9,1=2 >s-sched.json
+doc stream true f:0=5,1=3 >s-sched-gone.json
+perl "$CMP" --totals-only '' --sched g c.json s-sched.json >out 2>err
+is "$?" 0 "--sched: another total in a listed function: exit 0"
+is "$(cat out)" "functions 2 paths 3 total 15 equal yes exact yes" "--sched: the facts line"
+like "$(cat err)" "1 scheduling-dependent function\(s\) not compared \(count/stream totals\): g 7/11" \
+    "--sched: the function and both totals are named"
+perl "$CMP" --sched g c.json s-split.json >out 2>err
+is "$?" 1 "--sched: the other functions are still compared path for path"
+perl "$CMP" --sched g c.json s-sched-gone.json >out 2>err
+is "$?" 1 "--sched: a listed function that ran in one profile only is a difference"
+like "$(cat err)" "g \(t\.c\) \(only in count\): count 7, stream 0" "and is named"
+perl "$CMP" --totals-only f,g --sched g c.json s-split.json >out 2>err
+is "$?" 0 "--totals-only and --sched together"
+# a clone of a listed function (fnsplit's .part.N at -O3 -flto) is listed too
+doc count - f:0=5,1=3 g.part.0:0=7 h.constprop.0.isra.0:0=1 >c-clone.json
+doc stream true f:0=5,1=3 g.part.0:0=9 h.constprop.0.isra.0:0=0,1=1 >s-clone.json
+perl "$CMP" --totals-only h --sched g c-clone.json s-clone.json >out 2>err
+is "$?" 0 "GCC's clone suffixes are stripped for --sched and --totals-only"
+perl "$CMP" --totals-only g --sched h c-clone.json s-clone.json >out 2>err
+is "$?" 1 "but the lists are not mixed up"
+perl "$CMP" --sched >out 2>err
+is "$?" 255 "--sched without its list: an error"
+like "$(cat err)" "--sched needs a list" "that says so"
+
 echo '{}' >bad.json
 perl "$CMP" c.json bad.json >out 2>err
 is "$?" 2 "not a report: exit 2"

@@ -3,12 +3,16 @@
 # touching the machine's apt configuration or state: a private sources list,
 # lists directory and cache under DIR/apt. The archive host is taken from the
 # machine's own apt sources (the first one serving this release's main suite).
-# Usage: perfctl/lib/fetch-src.sh DIR PKG MARKER   prints the unpacked source directory
-# (the first directory under DIR/src/PKG holding a file named MARKER).
+# Usage: perfctl/lib/fetch-src.sh DIR PKG MARKER [SUITE]   prints the unpacked
+# source directory (the first directory under DIR/src/PKG holding a file named
+# MARKER). SUITE (default: this release's codename) is the suite whose source
+# index is read, on the same archive host: a package whose tarballs the host
+# no longer serves for this release (pigz 2.6's) is taken from the next one.
 # perfctl/lib/fetch-bzip2.sh calls it for bzip2.
 set -euo pipefail
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
-pkg=$2 marker=$3
+pkg=$2 marker=$3 suite=${4:-}
+[ -z "$suite" ] || [[ $suite =~ ^[a-z][a-z0-9-]*$ ]] || { echo "perfctl/lib/fetch-src.sh: SUITE '$suite' is not a suite name" >&2; exit 1; }
 
 existing=$(find "$dir/src/$pkg" -maxdepth 3 -name "$marker" -printf '%h\n' 2>/dev/null | head -n 1 || true)
 if [ -n "$existing" ]; then echo "$existing"; exit 0; fi
@@ -62,9 +66,10 @@ uri=${archive% *} signed=${archive#* }
 opt=
 [ "$signed" != - ] && [ -f "$signed" ] && opt="[signed-by=$signed] "
 
-apt=$dir/apt-src
+# a list directory per suite: apt-get update drops the lists of the others
+apt=$dir/apt-src${suite:+-$suite}
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts.d" "$dir/src/$pkg"
-echo "deb-src ${opt}$uri $codename main" >"$apt/sources.list"
+echo "deb-src ${opt}$uri ${suite:-$codename} main" >"$apt/sources.list"
 APT=(apt-get -q
      -o "Dir::Etc::SourceList=$apt/sources.list"
      -o "Dir::Etc::SourceParts=$apt/parts.d"
@@ -73,7 +78,7 @@ APT=(apt-get -q
      -o "Dir::Cache::pkgcache="
      -o "Dir::Cache::srcpkgcache="
      -o "APT::Sandbox::User=root")
-echo "bench: fetching the $pkg source package from $uri ($codename) with a private apt list in $apt" >&2
+echo "bench: fetching the $pkg source package from $uri (${suite:-$codename}) with a private apt list in $apt" >&2
 "${APT[@]}" update >&2
 (cd "$dir/src/$pkg" && "${APT[@]}" source "$pkg" >&2)
 src=$(find "$dir/src/$pkg" -maxdepth 3 -name "$marker" -printf '%h\n' | head -n 1)

@@ -22,6 +22,12 @@
 #   - without derived paths, TPP's total equals BLPP's (split) total.
 # A function BLPP cut (max-paths) and TPP did not, whose BLPP paths are
 # pieces of TPP's, is compared piece by piece (compare_pieces, below).
+# --sched F,... names functions whose paths follow the scheduling of the
+# program's threads (or the clock): the TPP and the BLPP runs are two
+# runs, so such a function's paths differ between them whatever TPP
+# does (pigz's lock waits and job lists, perfctl/programs/pigz.sh). Each
+# is reported "ok ... not compared" and not checked; GCC's clones of one
+# (NAME.part.N, .isra.N, .constprop.N, .cold) are listed with it.
 # Output: "ok<TAB>name" / "not ok<TAB>name" lines with "# ..." diagnostics
 # (tests/lib/programs.sh's pp_tap_lines turns them into TAP), then
 # "# cold N" and "# derived_functions N".
@@ -32,8 +38,20 @@ use FindBin;
 use lib "$FindBin::Bin/../../perfctl/lib";
 use TppPaths qw(load_json path_key split_path copy_id);
 
+my %sched;
+if (@ARGV && $ARGV[0] eq '--sched') {
+    shift;
+    defined $ARGV[0] or die "tppcheck.pl: --sched needs a list of function names (may be empty)\n";
+    $sched{$_} = 1 for split /,/, shift;
+}
 my ($tfile, $bfile) = @ARGV;
-die "usage: tppcheck.pl TPP.json BLPP.json\n" unless $bfile;
+die "usage: tppcheck.pl [--sched F,...] TPP.json BLPP.json\n" unless $bfile;
+# base NAME: the source function of a GCC clone's name
+sub base {
+    my ($n) = @_;
+    1 while $n =~ s/\.(?:part|isra|constprop|cold|lto_priv|clone)(?:\.\d+)?$//;
+    return $n;
+}
 my ($tpp, $blpp) = (load_json($tfile), load_json($bfile));
 
 sub fkey { "$_[0]{file}:$_[0]{name}" }
@@ -64,6 +82,10 @@ my %summed;
 for my $tf (@{ $tpp->{functions} }) {
     my $id = copy_id($tf);
     my $name = fkey($tf);
+    if ($sched{ base($tf->{name}) }) {
+        print "ok\t$name: not compared (--sched: its paths follow the threads' scheduling)\n";
+        next;
+    }
     my @bfs = @{ $bcopies{$id} || [] };
     unless (@bfs) { print "not ok\t$name is in the BLPP profile\n"; next }
     unless ($tf->{tpp} && $tf->{tpp}{edge_profile}) {
