@@ -401,6 +401,10 @@ void pprt_stream_after_fork_child(void)
                     kind(k)->after_fork_child(s->an[i].inst[k]);
         for (uint32_t i = 0; i < s->nthreads; i++) {
             s->an[i].running = 0;
+            /* A producer of the parent may have held it for an instant
+             * (pprt_analyzer_help takes it before trying the stream
+             * mutex, which fork held); nobody holds it here. */
+            __atomic_store_n(&s->an[i].consuming, 0, __ATOMIC_RELAXED);
             if (pprt_analyzer_start(&s->an[i]) != 0) {
                 /* Without its analyzer a producer would wait forever. */
                 pprt_error("cannot restart analyzer thread %u in the child process "
