@@ -5,6 +5,12 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define PP_SINGLE_THREADED() __libc_single_threaded
+#else
+#define PP_SINGLE_THREADED() 0 /* glibc before 2.32: always the atomic add */
+#endif
 
 pthread_mutex_t pprt_hash_grow_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -79,6 +85,24 @@ static int grow(struct pprt_hash_root *r, struct pprt_hash_table *seen)
     return ok ? 0 : -1;
 }
 
+/* COUNT += 1, safe against other threads and against signal handlers
+ * that count too.  While the process has one thread (glibc's
+ * __libc_single_threaded, cleared for good by the first thread created),
+ * no other thread can touch COUNT, and on x86-64 one add instruction
+ * without the lock prefix is indivisible for a signal on this thread: the
+ * lock prefix was about half of a hash update's cost (lz4's hash-mode
+ * functions: counting mode 1.78x -> 1.41x native). */
+static inline __attribute__((always_inline)) void bump(uint64_t *count)
+{
+#if defined(__x86_64__)
+    if (PP_SINGLE_THREADED()) {
+        __asm__ volatile("addq $1, %0" : "+m"(*count));
+        return;
+    }
+#endif
+    __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
+}
+
 /* Count ID once in T.  Returns 0, or -1 when T has no room for a new ID. */
 static int table_add(struct pprt_hash_root *r, struct pprt_hash_table *t, uint64_t id)
 {
@@ -89,7 +113,7 @@ static int table_add(struct pprt_hash_root *r, struct pprt_hash_table *t, uint64
         if (key == 0) {
             if (__atomic_compare_exchange_n(&e->key, &key, id, 0, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED)) {
-                __atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
+                bump(&e->count);
                 /* Only the insertion that crosses the threshold asks for a
                  * bigger table, so threads do not queue on the lock. */
                 uint64_t used = __atomic_add_fetch(&t->used, 1, __ATOMIC_RELAXED);
@@ -100,7 +124,7 @@ static int table_add(struct pprt_hash_root *r, struct pprt_hash_table *t, uint64
             /* Lost the race for this entry; KEY now holds the winner's ID. */
         }
         if (key == id) {
-            __atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
+            bump(&e->count);
             return 0;
         }
     }
@@ -118,7 +142,7 @@ void __pathprof_hash_count(uint64_t *slot, uint64_t path_id)
             return; /* out of memory before the first count: nowhere to note it */
     }
     if (path_id == 0) {
-        __atomic_fetch_add(&r->zero_count, 1, __ATOMIC_RELAXED);
+        bump(&r->zero_count);
         return;
     }
     for (;;) {
