@@ -66,6 +66,16 @@ static void end_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
     __atomic_store_n(&info->begun, 0, __ATOMIC_RELEASE);
 }
 
+/* The test hooks' sleeps (PATHPROF_TEST_ANALYZER_DELAY_NS, _PAUSE_NS):
+ * NS nanoseconds, at most a second. */
+static void test_sleep(uint64_t ns)
+{
+    struct timespec ts = {0, (long)ns};
+    if (ns >= 1000000000u)
+        ts = (struct timespec){1, 0};
+    nanosleep(&ts, NULL);
+}
+
 static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
                     const uint64_t *ev, uint32_t n)
 {
@@ -77,18 +87,14 @@ static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
     uint64_t dt = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
     an->busy_ns += dt;
     /* For producers deciding whether to help (producer.c): how long a
-     * chunk takes, and that one was done. */
+     * chunk takes, and that one more was done (CHUNKS has one writer, the
+     * holder of the consume lock; producers read it). */
     uint64_t avg = __atomic_load_n(&an->chunk_ns, __ATOMIC_RELAXED);
     __atomic_store_n(&an->chunk_ns, avg - avg / 8 + dt / 8, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&an->progress, 1, __ATOMIC_RELAXED);
-    if (pprt_config.test_delay_ns) {
-        struct timespec ts = {0, (long)pprt_config.test_delay_ns};
-        if (pprt_config.test_delay_ns >= 1000000000u)
-            ts = (struct timespec){1, 0};
-        nanosleep(&ts, NULL);
-    }
+    if (pprt_config.test_delay_ns)
+        test_sleep(pprt_config.test_delay_ns);
     an->events += n;
-    an->chunks++;
+    __atomic_store_n(&an->chunks, an->chunks + 1, __ATOMIC_RELAXED);
 }
 
 /* The channel is closed (or abandoned at exit) and FULL is empty: its last
@@ -137,23 +143,34 @@ static void consume_unlock(struct pprt_analyzer *an)
     __atomic_store_n(&an->consuming, 0, __ATOMIC_RELEASE);
 }
 
-/* service() with the consume lock held. */
-static int service_locked(struct pprt_analyzer *an, struct pp_channel *ch, uint32_t state,
-                          int abandoned, int *open)
+/* With the consume lock held: begins CH's stream if need be and consumes
+ * up to BUDGET of its full chunks, in order; returns how many, and says
+ * in *MORE whether the budget ran out first. */
+static int drain(struct pprt_analyzer *an, struct pp_channel *ch, int *more)
 {
     struct pprt_channel_info *info = ch->extra;
     if (!info->begun)
         begin_stream(an, info);
     int did = 0;
     struct pp_chunk *c = NULL;
-    for (int i = 0; i < BUDGET && (c = pp_channel_take_full(ch)) != NULL; i++) {
+    while (did < BUDGET && (c = pp_channel_take_full(ch)) != NULL) {
         uint32_t n = c->n;
         consume(an, info, c->ev, n);
         pp_channel_give_back(ch, c, n);
         pp_channel_count_consumed(ch);
         did++;
     }
-    if (c != NULL || (state != PP_CH_CLOSED && !abandoned))
+    *more = c != NULL;
+    return did;
+}
+
+/* service() with the consume lock held. */
+static int service_locked(struct pprt_analyzer *an, struct pp_channel *ch, uint32_t state,
+                          int abandoned, int *open)
+{
+    int more;
+    int did = drain(an, ch, &more);
+    if (more || (state != PP_CH_CLOSED && !abandoned))
         return did; /* more to do, or the producer is still at work */
     finish_channel(an, ch, state, abandoned);
     (*open)--;
@@ -222,16 +239,8 @@ int pprt_analyzer_help(struct pp_channel *ch)
             !__atomic_load_n(&s->park, __ATOMIC_ACQUIRE) &&
             !__atomic_load_n(&an->reset_req, __ATOMIC_ACQUIRE) &&
             pp_channel_state(ch) == PP_CH_ACTIVE && !info->finished) {
-            if (!info->begun)
-                begin_stream(an, info);
-            struct pp_chunk *c;
-            while (did < BUDGET && (c = pp_channel_take_full(ch)) != NULL) {
-                uint32_t n = c->n;
-                consume(an, info, c->ev, n);
-                pp_channel_give_back(ch, c, n);
-                pp_channel_count_consumed(ch);
-                did++;
-            }
+            int more;
+            did = drain(an, ch, &more);
             an->helped += (uint64_t)did;
         }
         pthread_mutex_unlock(&s->mutex);
@@ -293,7 +302,7 @@ static void reset_counts(struct pprt_analyzer *an)
     if (refused == 0) {
         an->events = 0;
         an->busy_ns = 0;
-        an->chunks = 0;
+        __atomic_store_n(&an->chunks, 0, __ATOMIC_RELAXED);
     }
     pthread_mutex_lock(&s->park_lock);
     an->reset_refused = refused;
@@ -348,15 +357,11 @@ void pprt_analyzer_run(struct pprt_analyzer *an)
             return;
         if (did || stop) {
             idle_since = 0;
-            if (did && pprt_config.test_pause_ns) {
-                /* Tests: an analyzer that loses its CPU after each pass
-                 * with work (outside the consume lock), as on a loaded
-                 * machine, so that producers help (pprt_analyzer_help). */
-                struct timespec ts = {0, (long)pprt_config.test_pause_ns};
-                if (pprt_config.test_pause_ns >= 1000000000u)
-                    ts = (struct timespec){1, 0};
-                nanosleep(&ts, NULL);
-            }
+            /* Tests: an analyzer that loses its CPU after each pass with
+             * work (outside the consume lock), as on a loaded machine, so
+             * that producers help (pprt_analyzer_help). */
+            if (did && pprt_config.test_pause_ns)
+                test_sleep(pprt_config.test_pause_ns);
             continue;
         }
         uint64_t t = now_ns();

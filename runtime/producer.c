@@ -129,7 +129,7 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
     uint64_t t0 = now_ns();
     struct pprt_analyzer *an = analyzer_of(ch);
     struct pp_chunk *c = NULL;
-    uint64_t seen = __atomic_load_n(&an->progress, __ATOMIC_RELAXED), moved = t0;
+    uint64_t seen = __atomic_load_n(&an->chunks, __ATOMIC_RELAXED), moved = t0;
     if (__atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) == 0)
         c = poll_empty(ch, SPIN_NS);
     while (c == NULL) {
@@ -139,7 +139,7 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
          * for four times what a chunk takes it (it lost its CPU): while it
          * makes progress, this thread's core had better stay idle for it
          * than take its forest into another cache. */
-        uint64_t t = now_ns(), p = __atomic_load_n(&an->progress, __ATOMIC_RELAXED);
+        uint64_t t = now_ns(), p = __atomic_load_n(&an->chunks, __ATOMIC_RELAXED);
         if (p != seen) {
             seen = p;
             moved = t;

@@ -230,7 +230,9 @@ static void close_all_channels(void)
         producer()->detach_self();
 }
 
-static void merge_instances(void)
+/* PATHPROF_VERBOSE: how much analysis the producers did themselves
+ * (analyzer-thread.c, pprt_analyzer_help). */
+static void say_helped(void)
 {
     struct pprt_stream *s = &pprt_stream;
     uint64_t chunks = 0, helped = 0;
@@ -241,6 +243,11 @@ static void merge_instances(void)
     if (helped)
         pprt_info("producers consumed %llu of %llu chunks themselves (their analyzer thread "
                   "was not running)", (unsigned long long)helped, (unsigned long long)chunks);
+}
+
+static void merge_instances(void)
+{
+    struct pprt_stream *s = &pprt_stream;
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
         s->merged[k] = s->an[0].inst[k];
         for (uint32_t i = 1; i < s->nthreads; i++) {
@@ -279,6 +286,7 @@ void pprt_stream_finish(void)
             pthread_join(s->an[i].thread, NULL);
             s->an[i].running = 0;
         }
+    say_helped();
     merge_instances();
 }
 

@@ -42,11 +42,12 @@ struct pprt_analyzer {
      * pprt_analyzer_help).  Its instances and statistics are touched only
      * by the thread that set it. */
     int consuming;
-    /* Atomic: chunks consumed so far, and a running mean of a chunk's
-     * consume time (ns), for producers deciding whether to help. */
-    uint64_t progress, chunk_ns;
-    /* Statistics, written under CONSUMING, read after the thread stopped.
-     * HELPED: chunks that producers consumed themselves. */
+    /* Atomic: a running mean of a chunk's consume time (ns), for
+     * producers deciding whether to help (they also watch CHUNKS). */
+    uint64_t chunk_ns;
+    /* Statistics, written under CONSUMING, read after the thread stopped
+     * (CHUNKS, stored atomically, also while it runs).  HELPED: chunks
+     * that producers consumed themselves. */
     uint64_t events, busy_ns, chunks, helped;
     /* A forked child accumulating (stream-reset.c): RESET_REQ (atomic)
      * asks the thread to reset its instances; it answers through

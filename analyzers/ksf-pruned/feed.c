@@ -150,11 +150,7 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
             uint64_t leaves = 0;
             do {
                 if ((w & special) != 0) { /* a leaf call, with room */
-                    uint32_t root = ksf_root_fast(&t->b, w & PATHPROF_EV_INDEX_MASK);
-                    if (__builtin_expect(root != 0, 1))
-                        t->b.f.n[root].count++;
-                    else
-                        t->b.lost++; /* out of memory */
+                    (void)ksf_count_root(&t->b, w & PATHPROF_EV_INDEX_MASK);
                     leaves++;
                     i++;
                     continue;
@@ -224,17 +220,14 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                     kp_act_start(t, a);
                     len_max = refill(c, t, a, ring);
                 }
-                /* Fig. 6 on a new activation (ksf/feed.c): a segment
-                 * starts and, with no beta, the root counts. */
-                uint32_t root = ksf_root_fast(&t->b, r);
+                /* Fig. 6 on a new activation (ksf/feed.c, build.h). */
+                uint32_t root = ksf_count_root(&t->b, r);
                 if (__builtin_expect(root == 0, 0)) {
-                    t->b.lost++; /* out of memory: kp_item's "*" and ring */
-                    ksf_star(&a->s);
+                    ksf_star(&a->s); /* out of memory: kp_item's "*" and ring */
                     ring[0] = r;
                     a->items = 1;
                     continue;
                 }
-                t->b.f.n[root].count++;
                 a->s = (struct ksf_state){.tau = root, .beta = 0, .n = t->b.k == 2 ? 0 : 1};
                 ring[0] = r;
                 a->items = 1;

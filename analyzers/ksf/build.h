@@ -72,6 +72,20 @@ static inline __attribute__((always_inline)) uint32_t ksf_root_fast(struct ksf_b
     return ksf_find_root(b, r);
 }
 
+/* Fig. 6 on a new activation's first path R ("*": n = 0, tau = beta =
+ * null): a segment starts and, with no beta, the root counts.  Returns the
+ * root, or 0 when out of memory (the ID is counted lost). */
+static inline __attribute__((always_inline)) uint32_t ksf_count_root(struct ksf_builder *b,
+                                                                     uint64_t r)
+{
+    uint32_t root = ksf_root_fast(b, r);
+    if (__builtin_expect(root != 0, 1))
+        b->f.n[root].count++;
+    else
+        b->lost++;
+    return root;
+}
+
 /* Fig. 6 lines 6-31 for k >= 2, without the event count (the batch loop
  * counts its events in a register: b->events is a uint64_t store that
  * the compiler could not move past the count updates). */

@@ -113,11 +113,7 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
             uint64_t leaves = 0;
             do {
                 if ((w & special) != 0) { /* a leaf call */
-                    uint32_t root = ksf_root_fast(b, w & PATHPROF_EV_INDEX_MASK);
-                    if (__builtin_expect(root != 0, 1))
-                        b->f.n[root].count++;
-                    else
-                        b->lost++; /* out of memory */
+                    (void)ksf_count_root(b, w & PATHPROF_EV_INDEX_MASK);
                     leaves++;
                     i++;
                     continue;
@@ -157,13 +153,11 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
                  * null): a segment starts and, with no beta, the root
                  * counts.  An interpreter's short calls make this a
                  * third of its events. */
-                uint32_t root = ksf_root_fast(b, r);
+                uint32_t root = ksf_count_root(b, r);
                 if (__builtin_expect(root == 0, 0)) {
-                    b->lost++; /* out of memory */
-                    ksf_star(sp);
+                    ksf_star(sp); /* out of memory */
                     continue;
                 }
-                b->f.n[root].count++;
                 *sp = (struct ksf_state){.tau = root, .beta = 0, .n = b->k == 2 ? 0 : 1};
                 continue;
             }

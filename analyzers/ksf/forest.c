@@ -52,6 +52,15 @@ uint32_t ksf_new_node(struct ksf_forest *f, uint64_t label)
     return i;
 }
 
+/* S (N slots, a power of two, filled) becomes F's root table. */
+static void use_slots(struct ksf_forest *f, struct ksf_slot *s, uint32_t n)
+{
+    free(f->slot);
+    f->slot = s;
+    f->nslots = n;
+    f->slot_shift = 32 - (uint32_t)__builtin_ctz(n);
+}
+
 static int grow_slots(struct ksf_forest *f)
 {
     uint32_t n = f->nslots * 2;
@@ -66,10 +75,7 @@ static int grow_slots(struct ksf_forest *f)
             j = (j + 1) & (n - 1);
         s[j] = f->slot[i];
     }
-    free(f->slot);
-    f->slot = s;
-    f->nslots = n;
-    f->slot_shift = 32 - (uint32_t)__builtin_ctz(n);
+    use_slots(f, s, n);
     return 0;
 }
 
@@ -184,9 +190,6 @@ int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots)
     struct ksf_slot *s = calloc(nslots, sizeof *s);
     if (s == NULL)
         return -1;
-    free(f->slot);
-    f->slot = s;
-    f->nslots = nslots;
-    f->slot_shift = 32 - (uint32_t)__builtin_ctz(nslots);
+    use_slots(f, s, nslots);
     return 0;
 }
