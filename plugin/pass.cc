@@ -333,6 +333,7 @@ execute_pathprof (void)
       if (dual)
         pp_sampling_instrumented (dual);
       pp_expand_emits ();
+      pp_expand_hash_counts ();
       if (dual)
         pp_sampling_connect (dual);
       mark_virtual_operands_for_renaming (cfun);

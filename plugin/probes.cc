@@ -41,7 +41,6 @@ struct action {
 struct emitter {
   const pp_layout *lay;
   tree counters;       /* count mode: the counter array; stream: the bases */
-  tree hash_fn;
   bool atomic;
   bool hash;
   bool stream;
@@ -152,7 +151,13 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false,
   tree slot = build_fold_addr_expr (
       build4 (ARRAY_REF, uint64_type_node, em->counters,
               cst (em->lay->counter_offset), NULL_TREE, NULL_TREE));
-  gimple_seq_add_stmt (seq, gimple_build_call (em->hash_fn, 2, slot, v));
+  /* The inline lookup, expanded later (hash-probe.cc); under
+     ThreadSanitizer the call, as the probe's loads would race in its eyes
+     with stores of a runtime it does not see (libpathprof is not built
+     with it).  */
+  tree fn = (flag_sanitize & SANITIZE_THREAD) ? pp_hash_count_decl ()
+                                              : pp_hash_placeholder_decl ();
+  gimple_seq_add_stmt (seq, gimple_build_call (fn, 2, slot, v));
 }
 
 void
@@ -474,7 +479,6 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   em.counters = counters;
   em.atomic = (lay->flags & PATHPROF_FN_ATOMIC) != 0;
   em.hash = (lay->flags & PATHPROF_FN_HASH) != 0;
-  em.hash_fn = em.hash ? pp_hash_count_decl () : NULL_TREE;
   em.stream = (lay->flags & PATHPROF_FN_STREAM) != 0;
   em.ppp = (lay->flags & PATHPROF_FN_PPP) != 0;
   em.fn_index = lay->fn_index;

@@ -27,4 +27,9 @@ tree pp_hash_count_decl (void);
 /* Expands every placeholder of cfun.  */
 void pp_expand_emits (void);
 
+/* Count mode, hash-mode functions: the placeholder of a path end's count
+   (slot, ID), and its expansion into the inline probe (hash-probe.cc).  */
+tree pp_hash_placeholder_decl (void);
+void pp_expand_hash_counts (void);
+
 #endif

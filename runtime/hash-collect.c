@@ -36,9 +36,9 @@ void pprt_hash_collect(uint64_t slot_value, struct pprt_path_counts *out,
     out->n = 0;
     for (struct pprt_hash_root *r = pprt_hash_root_of(slot_value); r;
          r = r->next_instance) {
-        uint64_t zero = __atomic_load_n(&r->zero_count, __ATOMIC_RELAXED);
-        if (zero)
-            push(out, 0, zero);
+        uint64_t wrap = __atomic_load_n(&r->wrap_count, __ATOMIC_RELAXED);
+        if (wrap)
+            push(out, UINT64_MAX, wrap);
         *lost += __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
         /* Other threads may still count while we read (exit() called from
          * one thread): every field is read atomically and tables are never
@@ -49,7 +49,7 @@ void pprt_hash_collect(uint64_t slot_value, struct pprt_path_counts *out,
                 uint64_t key = __atomic_load_n(&t->entries[i].key, __ATOMIC_RELAXED);
                 uint64_t count = __atomic_load_n(&t->entries[i].count, __ATOMIC_RELAXED);
                 if (key != 0 && count != 0)
-                    push(out, key, count);
+                    push(out, key - 1, count); /* pprt_hash_key */
             }
         }
     }
@@ -96,7 +96,7 @@ void pprt_hash_merge_slot(uint64_t *dest, uint64_t src_value)
 void pprt_hash_zero_slot(uint64_t slot_value)
 {
     for (struct pprt_hash_root *r = pprt_hash_root_of(slot_value); r; r = r->next_instance) {
-        r->zero_count = 0;
+        r->wrap_count = 0;
         r->lost = 0;
         for (struct pprt_hash_table *t = r->current; t; t = t->older)
             for (uint64_t i = 0; i <= t->mask; i++)

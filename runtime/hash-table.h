@@ -7,13 +7,20 @@
  *   root --current--> table (newest) --older--> table --older--> ... NULL
  *
  * - A table is open addressing with linear probing over 16-byte entries
- *   {key, count}.  Key 0 means "empty", so path ID 0 is counted apart, in
- *   root->zero_count: every 64-bit ID can be counted.
- * - An entry's key goes from 0 to an ID once (CAS) and never changes again;
- *   its count only grows (atomic add).  So the common path is lock-free: a
- *   probe and an atomic add.
- * - Growing allocates a bigger table and makes it current under
- *   pprt_hash_grow_lock, but moves nothing: entries stay where they were
+ *   {key, count}.  Path ID I has key I + 1 and key 0 means "empty"; the
+ *   one ID whose key would wrap to 0, 2^64 - 1, is counted apart, in
+ *   root->wrap_count: every 64-bit ID can be counted.
+ * - An entry's key goes from 0 to a key once (CAS) and never changes again;
+ *   its count only grows (atomic add, or one unlocked add while the process
+ *   has one thread).  So the common path is lock-free: a probe and an add.
+ * - Instrumented code reads this layout itself: the count-mode probe looks
+ *   at the key's home entry in the current table and adds there when the
+ *   key is its own, calling __pathprof_hash_count otherwise
+ *   (plugin/hash-probe.cc).  The offsets it uses are the run-time ABI's
+ *   (pathprof-abi.h, PATHPROF_HASH_*), checked below.
+ * - Growing allocates a bigger table and makes it current by
+ *   compare-and-swap (no lock: a signal handler may grow a table), but
+ *   moves nothing: entries stay where they were
  *   counted, and threads still holding the old table keep counting in it.
  *   An ID may therefore have entries in several generations; its count is
  *   the sum over all of them (pprt_hash_collect).  Nothing is lost or
@@ -34,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pathprof-abi.h"
+
 #pragma GCC visibility push(hidden)
 
 struct pprt_hash_entry {
@@ -51,13 +60,27 @@ struct pprt_hash_table {
 
 struct pprt_hash_root {
     struct pprt_hash_table *current; /* atomic; never NULL once installed */
-    uint64_t zero_count;             /* count of path ID 0 (atomic) */
+    uint64_t wrap_count;             /* count of path ID 2^64 - 1 (atomic) */
     uint64_t lost;                   /* counts dropped: out of memory (atomic) */
     struct pprt_hash_root *next_instance;
 };
 
-/* Serialises growth of every table; taken around fork() (see register.c). */
-extern pthread_mutex_t pprt_hash_grow_lock;
+_Static_assert(offsetof(struct pprt_hash_root, current) == PATHPROF_HASH_ROOT_CURRENT,
+               "the inline probe's root layout");
+_Static_assert(offsetof(struct pprt_hash_table, shift) == PATHPROF_HASH_TABLE_SHIFT &&
+                   sizeof(unsigned) == 4,
+               "the inline probe's table shift");
+_Static_assert(offsetof(struct pprt_hash_table, entries) == PATHPROF_HASH_TABLE_ENTRIES,
+               "the inline probe's table entries");
+_Static_assert(sizeof(struct pprt_hash_entry) == PATHPROF_HASH_ENTRY_SIZE &&
+                   offsetof(struct pprt_hash_entry, count) == 8,
+               "the inline probe's entry layout");
+
+/* The table key of path ID ID (0 only for 2^64 - 1, counted apart). */
+static inline uint64_t pprt_hash_key(uint64_t id)
+{
+    return id + 1;
+}
 
 /* The root installed in a slot, or NULL.  SLOT_VALUE is the slot's content. */
 static inline struct pprt_hash_root *pprt_hash_root_of(uint64_t slot_value)

@@ -24,19 +24,18 @@ int pprt_is_set_up(void) { return __atomic_load_n(&set_up_done, __ATOMIC_ACQUIRE
 /* fork() while another thread holds a lock would leave the child with a
  * lock nobody can release; holding all of them across fork() prevents it.
  * Order: write, stream (its mutex, the channels, the parked analyzers),
- * registry, growth (the same order every other path takes them in; the
- * registry code never grows a table). */
+ * registry (the same order every other path takes them in).  Hash tables
+ * grow without a lock (hash-count.c): a child sees a table published or
+ * not, never half made. */
 static void before_fork(void)
 {
     pprt_write_lock();
     pprt_stream_before_fork();
     pprt_registry_lock();
-    pthread_mutex_lock(&pprt_hash_grow_lock);
 }
 
 static void after_fork_parent(void)
 {
-    pthread_mutex_unlock(&pprt_hash_grow_lock);
     pprt_registry_unlock();
     pprt_stream_after_fork_parent();
     pprt_write_unlock();
@@ -53,7 +52,6 @@ static void after_fork_child(void)
         pprt_registry_zero_counts_in_child();
         pprt_sampling_zero_totals_in_child();
     }
-    pthread_mutex_unlock(&pprt_hash_grow_lock);
     pprt_registry_unlock();
     pprt_stream_after_fork_child();
     pprt_write_unlock();

@@ -7,12 +7,27 @@
 
 #include <stdint.h>
 
-#define PATHPROF_ABI_VERSION 4u
+/* 5: the count-mode probe of a hash-mode function reads the runtime's
+   table itself (PATHPROF_HASH_* below), keys are ID + 1. */
+#define PATHPROF_ABI_VERSION 5u
 #define PATHPROF_META_VERSION 1u
 #define PATHPROF_FILE_VERSION 1u
 
 #define PATHPROF_META_MAGIC "PPTM"
 #define PATHPROF_FILE_MAGIC "PATHPROF"
+
+/* Hash-mode counts (runtime/hash-table.h): the layout the plugin's inline
+ * probe reads (plugin/hash-probe.cc).  A function's counter slot holds 0
+ * or a root; the root's word at PATHPROF_HASH_ROOT_CURRENT points to the
+ * current table; a table's 32-bit shift is at PATHPROF_HASH_TABLE_SHIFT
+ * and its entries, {key, count} of PATHPROF_HASH_ENTRY_SIZE bytes, start
+ * at PATHPROF_HASH_TABLE_ENTRIES.  Path ID I has key I + 1 (0: empty),
+ * and its home entry is (key * PATHPROF_HASH_MULT) >> shift. */
+#define PATHPROF_HASH_ROOT_CURRENT 0u
+#define PATHPROF_HASH_TABLE_SHIFT 8u
+#define PATHPROF_HASH_TABLE_ENTRIES 32u
+#define PATHPROF_HASH_ENTRY_SIZE 16u
+#define PATHPROF_HASH_MULT 0x9e3779b97f4a7c15ull
 
 /* Function directory flags (docs/format.md, section 2). */
 #define PATHPROF_FN_HASH 1u

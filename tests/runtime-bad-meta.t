@@ -19,7 +19,7 @@ my $r = run_prog(argv => [$drv, 'bad'], cwd => $dir,
 is($r->{status}, 0, 'the program runs to its end');
 my @err = split /\n/, $r->{err};
 my @expect = (
-    qr{^pathprof: error: a translation unit was built for run-time ABI version 99 but this libpathprof implements version 4; it is not profiled},
+    qr{^pathprof: error: a translation unit was built for run-time ABI version 99 but this libpathprof implements version 5; it is not profiled},
     qr{^pathprof: error: ignoring translation unit \(unnamed\): invalid metadata: no metadata},
     qr{^pathprof: error: ignoring translation unit \(unnamed\): invalid metadata: metadata is 20 bytes, shorter than its 32-byte header},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: metadata says 21 counters, the TU registered 20},
