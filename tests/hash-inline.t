@@ -9,7 +9,8 @@
 #   - every path's count, one thread and four (the atomic add), and a
 #     signal handler counting the same function in the main thread;
 #   - the counts equal stream mode's (an independent oracle: each event
-#     counted by the blpp analyzer), path for path;
+#     counted by the blpp analyzer), path for path, and a sampled build's
+#     at PATHPROF_SAMPLE=1/1 (its instrumented copy has the same probe);
 #   - the probe is inline (decide() itself reads __libc_single_threaded);
 #   - the first count of the function, which installs its table, is made
 #     in a signal handler (the runtime's allocation is mmap, not malloc);
@@ -58,6 +59,13 @@ pp_cc stream paths4096.c -O2 -pthread -fplugin-arg-pathprof-mode=stream || BAIL_
 PATHPROF_ANALYZER=blpp pp_run s.pp ./stream 4
 is "$(pp_path_counts hO2-4.pp | awk '$1 == "decide"')" "$(pp_path_counts s.pp | awk '$1 == "decide"')" \
     "-O2, 4 threads: hash-mode counts equal stream mode's, path for path"
+
+# The sampled build's instrumented copy has the same probe: at 1/1 (every
+# path in a burst) its counts equal counting mode's.
+pp_cc sampled paths4096.c -O2 -pthread -fplugin-arg-pathprof-hash-threshold=1 \
+    -fplugin-arg-pathprof-sampling=yes || BAIL_OUT "cannot build the sampled build"
+PATHPROF_SAMPLE=1/1 pp_run sa.pp ./sampled 0
+is "$(counts_of sa.pp)" "$(want 0)" "sampling=yes at 1/1: every path's count is the one known by construction"
 
 echo 'int main(void){return 0;}' >probe.c
 if [ -n "$PP_SANITIZE" ] && [ "$PP_SANITIZE" != thread ]; then
