@@ -11,9 +11,10 @@ PROG_KIND=loop-heavy
 PROG_DESC="brotli -c -q 9 of a perfctl/lib/gen-input.c file (the hot function counts in a hash table)"
 
 prog_prepare() {
-    SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" brotli backward_references_inc.h)
-    SRC=$(cd "$SRC/../.." && pwd)   # c/enc -> c
-    PROG_VERSION=$(basename "$(dirname "$SRC")")
+    # fetch-src.sh looks 3 levels deep for its marker: the top directory's.
+    SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" brotli CMakeLists.txt)
+    PROG_VERSION=$(basename "$SRC")
+    SRC=$SRC/c
 }
 prog_build() {  # BUILD BINDIR OBJDIR
     local b=$1
