@@ -8,6 +8,9 @@
 # on the way, and path 0 (key 1) runs too.  Checked:
 #   - every path's count, one thread and four (the atomic add), and a
 #     signal handler counting the same function in the main thread;
+#     wide()'s 2^23 paths, each run several times in a row (stream mode's
+#     blpp analyzer hashes them too, and counts runs through its memo of
+#     the last slot: analyzers/common/count-map.h);
 #   - the counts equal stream mode's (an independent oracle: each event
 #     counted by the blpp analyzer), path for path, and a sampled build's
 #     at PATHPROF_SAMPLE=1/1 (its instrumented copy has the same probe);
@@ -27,9 +30,14 @@ want() {
     awk -v t="$1" 'BEGIN { if (t == 0) t = 1;
         for (x = 0; x < 4096; x++) print t * (x % 7 + 1) + (x == 4095 ? 100 : 0) }' | sort -n | tr '\n' ' '
 }
-# counts_of PROFILE: decide()'s counts, sorted
+# want_wide THREADS: wide()'s counts, sorted
+want_wide() {
+    awk -v t="$1" 'BEGIN { if (t == 0) t = 1; for (x = 0; x < 4096; x++) print t * (x % 5 + 1) }' |
+        sort -n | tr '\n' ' '
+}
+# counts_of PROFILE [FUNCTION]: decide()'s (or FUNCTION's) counts, sorted
 counts_of() {
-    pp_path_counts "$1" | awk '$1 == "decide" { print $3 }' | sort -n | tr '\n' ' '
+    pp_path_counts "$1" | awk -v f="${2:-decide}" '$1 == f { print $3 }' | sort -n | tr '\n' ' '
 }
 flags_of() {
     "$PP_CLI" report --json "$1" | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
@@ -49,6 +57,7 @@ for level in O0 O2; do
         f=$(flags_of h$level-$t.pp)
         like "$f" "hash" "-$level, $t threads: decide() counts in a hash table (flags $f)"
         is "$(counts_of h$level-$t.pp)" "$(want $t)" "-$level, $t threads: every path's count is the one known by construction"
+        is "$(counts_of h$level-$t.pp wide)" "$(want_wide $t)" "-$level, $t threads: wide()'s too (2^23 paths)"
     done
     ok "-$level: the probe is inline (decide() reads __libc_single_threaded)" \
         sh -c "objdump -d --no-show-raw-insn hash-$level | awk '/<decide>:/,/^\$/' | grep -q __libc_single_threaded"
@@ -59,6 +68,11 @@ pp_cc stream paths4096.c -O2 -pthread -fplugin-arg-pathprof-mode=stream || BAIL_
 PATHPROF_ANALYZER=blpp pp_run s.pp ./stream 4
 is "$(pp_path_counts hO2-4.pp | awk '$1 == "decide"')" "$(pp_path_counts s.pp | awk '$1 == "decide"')" \
     "-O2, 4 threads: hash-mode counts equal stream mode's, path for path"
+# wide()'s 2^23 paths are more than the blpp analyzer's arrays take: it
+# hashes them, runs of one path through its memo of the last slot.
+is "$(pp_path_counts hO2-4.pp | awk '$1 == "wide"')" "$(pp_path_counts s.pp | awk '$1 == "wide"')" \
+    "-O2, 4 threads: wide()'s counts equal stream mode's (hashed by the analyzer too), path for path"
+is "$(counts_of s.pp wide)" "$(want_wide 4)" "stream mode: wide()'s counts are the ones known by construction"
 
 # The sampled build's instrumented copy has the same probe: at 1/1 (every
 # path in a burst) its counts equal counting mode's.

@@ -42,6 +42,7 @@ void pp_counts_clear(struct pp_counts *c)
     }
     memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
     c->used = 0;
+    c->last_key = 0;
 }
 
 static uint64_t mix(uint64_t x)
@@ -74,6 +75,7 @@ static int grow(struct pp_counts *c)
     free(c->slots);
     c->slots = slots;
     c->mask = mask;
+    c->last_key = 0; /* its slot moved */
     return 0;
 }
 
@@ -90,6 +92,8 @@ int pp_counts_hash_add(struct pp_counts *c, uint64_t local, uint64_t k)
         c->used++;
     }
     s->count += k;
+    c->last_key = s->key;
+    c->last = s;
     return 0;
 }
 
