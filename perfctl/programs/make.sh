@@ -43,7 +43,7 @@
 # as having run in both profiles, pathcmp.pl --sched); see docs/perfctl.md
 # "make" for the list and how it was found. Every other function is
 # compared path for path.
-PROG_SCHED_FUNCS=jobserver_acquire,jobserver_pre_acquire,jobserver_release,jobserver_signal,child_handler,load_too_high,reap_children,free_child,new_job,start_waiting_job,start_waiting_jobs,start_job_command,child_execute_job,construct_command_argv_internal,get_bad_stdin,set_command_state,update_goal_chain,update_file,update_file_1,check_dep
+PROG_SCHED_FUNCS=jobserver_acquire,jobserver_pre_acquire,make_job_rfd,fd_noinherit,jobserver_release,jobserver_signal,child_handler,load_too_high,reap_children,free_child,new_job,start_waiting_job,start_waiting_jobs,start_job_command,child_execute_job,construct_command_argv_internal,get_bad_stdin,set_command_state,update_goal_chain,update_file,update_file_1,check_dep
 PROG_KIND=build-tool
 PROG_DESC="sh work.make: make over gen-make.pl's tree (DAG, pattern rules, functions, included makefiles remade, -n, -q, -k, -j2, recursive makes; profile summed over every make)"
 
