@@ -36,6 +36,18 @@ set -u
 m=$1 t=$2 steps=${3:-all}
 st() { echo "status=$1"; }
 fresh() { rm -rf tree && cp -a "$t" tree; }
+# resort DIR...: each DIR made again with its entries moved into it in
+# sorted order (mv keeps their mtimes). make reads a directory's entries
+# in readdir order, into its hash tables (dir.c), and on a file system
+# whose readdir follows creation order (tmpfs) the order the -j2 jobs
+# created their files in would show in the next make's paths; ext4
+# returns a hash order of the names, the same either way.
+resort() {
+    for d in "$@"; do
+        mkdir "$d.new" && ls -A "$d" | LC_ALL=C sort | while read -r f; do mv "$d/$f" "$d.new/$f"; done &&
+            rmdir "$d" && mv "$d.new" "$d"
+    done
+}
 
 echo "== 1 full build"
 fresh
@@ -58,10 +70,12 @@ echo "== 6 -k"
 if [ "$steps" != serial ]; then
 echo "== 7 -j2"
 (cd tree && { "$m" -j2 --output-sync=target parallel 2>&1; st $?; } | sort)
+resort tree/par
 (cd tree && "$m" -j2 parallel 2>&1); st $?
 (cd tree && { "$m" -j2 -B --output-sync=target parallel 2>&1; st $?; } | sort)
 echo "== 8 recursive make, -j2"
 (cd tree && { "$m" -j2 subs 2>&1; st $?; } | sort)
+resort tree/sub1/obj tree/sub1 tree/sub2/obj tree/sub2
 (cd tree && { "$m" -j2 subs 2>&1; st $?; } | sort)
 fi
 echo "== 9 full build, check, log, -k broken"
