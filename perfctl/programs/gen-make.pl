@@ -82,7 +82,11 @@ EOF
 vpath %.h inc
 include rules.mk
 # made by the rules below when missing or older than this file: make
-# remakes them, then execs itself again to read them
+# remakes them, then execs itself again to read them. Their recipes give
+# them the fixed date too: written at the time of the run, the order of
+# their dates and their directory's (gen, an order-only prerequisite
+# whose date check_dep compares all the same) followed how fast the run
+# went (docs/perfctl.md, "make", finding 3)
 include gen/vars.mk
 -include gen/deps.mk
 
@@ -154,11 +158,11 @@ bin lib obj gen par:
 gen/vars.mk: Makefile | gen
 	$(file >$@,# made by make from Makefile's DEPSPEC_ lines)
 	$(foreach p,$(PROGS),$(file >>$@,DEPS_$(p) := $(DEPSPEC_$(p))))
-	@echo made $@
+	@touch -d @$(STAMP) $@; echo made $@
 
 gen/deps.mk: Makefile | gen
 	@printf '%s\n' $(foreach m,$(MODS),'$(call mod_objs,$(m)): $(m).h') >$@
-	@echo made $@ with $(words $(MODS)) modules
+	@touch -d @$(STAMP) $@; echo made $@ with $(words $(MODS)) modules
 
 check:
 	@echo tag $(TAG) nsrc $(NSRC) lang $(LANG_TAG) cflags $(CFLAGS)
