@@ -44,6 +44,7 @@ fresh() { rm -rf tree && cp -a "$t" tree; }
 # returns a hash order of the names, the same either way.
 resort() {
     for d in "$@"; do
+        # shellcheck disable=SC2012 # the generator's names: letters, digits, _ and .
         mkdir "$d.new" && ls -A "$d" | LC_ALL=C sort | while read -r f; do mv "$d/$f" "$d.new/$f"; done &&
             rmdir "$d" && mv "$d.new" "$d"
     done
