@@ -95,7 +95,7 @@ u64_at (tree addr)
                  build_int_cst (build_pointer_type (uint64_type_node), 0));
 }
 
-/* LHS = __atomic_load_n ((uint64_t *) ADDR, MODEL) before GSI.  */
+/* LHS = __atomic_load_n ((uint64_t *) ADDR, MODEL), inserted after GSI.  */
 static tree
 atomic_load (gimple_stmt_iterator *gsi, tree addr, int model, const char *name)
 {
