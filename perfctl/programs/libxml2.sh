@@ -31,7 +31,7 @@
 # table walks, would otherwise follow the second the run started in.
 #
 # The workload: perfctl/programs/work.xmllint, a script of the system's
-# (uninstrumented) sh that runs the instrumented xmllint 76 times over
+# (uninstrumented) sh that runs the instrumented xmllint 75 times over
 # perfctl/programs/gen-xml.pl's documents (2 MB at scale 1; see
 # work.xmllint for what each group exercises): parse and save, push,
 # memory, SAX and SAX1, the reader (--stream, --walker, --pattern), XPath,
@@ -51,7 +51,7 @@
 # finding 2): compared by total (pathcmp.pl's --totals-only).
 PROG_CLOCK_FUNCS=xmlDictOwns,xmlDictOwns__internal_alias
 PROG_KIND=shared-lib
-PROG_DESC="sh work.xmllint: 76 xmllint runs over gen-xml.pl documents (libxml2.so instrumented, loaded by xmllint; profile summed over them)"
+PROG_DESC="sh work.xmllint: 75 xmllint runs over gen-xml.pl documents (libxml2.so instrumented, loaded by xmllint; profile summed over them)"
 
 prog_prepare() {
     SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" libxml2 xmllint.c)
