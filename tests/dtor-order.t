@@ -12,7 +12,9 @@
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 D=$TAP_ROOT/tests/dtor
-pp_flags
+pp_flags  # sets _pp_cflags and _pp_libs
+# shellcheck disable=SC2154 # (set by pp_flags, tests/lib/tap.sh)
+: "$_pp_cflags" "$_pp_libs"
 
 # lib OUT MODEFLAGS OPT: the library, lib-fini.c linked first
 lib() {
