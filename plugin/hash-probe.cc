@@ -58,6 +58,17 @@ pp_hash_placeholder_decl (void)
   return placeholder_decl;
 }
 
+/* The inline lookup, expanded by pp_expand_hash_counts; under
+   ThreadSanitizer the runtime's call, as the probe's loads would race in
+   its eyes with stores of a runtime it does not see (libpathprof is not
+   built with it).  */
+tree
+pp_hash_count_fn (void)
+{
+  return (flag_sanitize & SANITIZE_THREAD) ? pp_hash_count_decl ()
+                                           : pp_hash_placeholder_decl ();
+}
+
 /* glibc's __libc_single_threaded (2.32 and later): non-zero until the
    process creates its first thread.  */
 static tree

@@ -326,7 +326,7 @@ execute_pathprof (void)
           pp_dag packed;
           pp_ppp_pack (&p->dag, &p->lay, &packed);
           pp_instrument (&packed, &p->lay, counters);
-          pp_ppp_expand (&p->lay, counters, pp_hash_count_decl ());
+          pp_ppp_expand (&p->lay, counters, pp_hash_count_fn ());
         }
       else
         pp_instrument (&p->dag, &p->lay, counters);

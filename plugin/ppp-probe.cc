@@ -12,6 +12,7 @@
  *     else                    unlikely
  *       __pathprof_hash_count (&counters[off + N], v & (2^S - 1));
  *                                        any other path, by its ID b
+ *                                        (hash-probe.cc's inline lookup)
  *                 (ppp-uninteresting=total: counters[off + N]++ instead)
  *
  * where table[p] is p * 2^S + the Ball-Larus ID of the interesting path

@@ -151,13 +151,7 @@ count_value (const emitter *em, gimple_seq *seq, tree v, bool ret = false,
   tree slot = build_fold_addr_expr (
       build4 (ARRAY_REF, uint64_type_node, em->counters,
               cst (em->lay->counter_offset), NULL_TREE, NULL_TREE));
-  /* The inline lookup, expanded later (hash-probe.cc); under
-     ThreadSanitizer the call, as the probe's loads would race in its eyes
-     with stores of a runtime it does not see (libpathprof is not built
-     with it).  */
-  tree fn = (flag_sanitize & SANITIZE_THREAD) ? pp_hash_count_decl ()
-                                              : pp_hash_placeholder_decl ();
-  gimple_seq_add_stmt (seq, gimple_build_call (fn, 2, slot, v));
+  gimple_seq_add_stmt (seq, gimple_build_call (pp_hash_count_fn (), 2, slot, v));
 }
 
 void

@@ -31,5 +31,8 @@ void pp_expand_emits (void);
    (slot, ID), and its expansion into the inline probe (hash-probe.cc).  */
 tree pp_hash_placeholder_decl (void);
 void pp_expand_hash_counts (void);
+/* What a hash-mode count calls: the placeholder, or under ThreadSanitizer
+   the runtime itself.  */
+tree pp_hash_count_fn (void);
 
 #endif
