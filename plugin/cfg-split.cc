@@ -3,6 +3,20 @@
 #include "gcc-headers.h"
 #include "cfg-split.h"
 
+std::vector<gcall *>
+pp_calls_to (tree fndecl)
+{
+  std::vector<gcall *> calls;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi))
+          && gimple_call_fndecl (gsi_stmt (gsi)) == fndecl)
+        calls.push_back (as_a<gcall *> (gsi_stmt (gsi)));
+  return calls;
+}
+
 void
 pp_split_diamond (basic_block bb, gcond *cond, profile_probability p_true,
                   basic_block *true_bb, basic_block *false_bb)

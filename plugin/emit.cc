@@ -107,12 +107,6 @@ pp_emit_path (gimple_seq *seq, tree ev)
   gimple_seq_add_stmt (seq, gimple_build_call (vpp_decl, 1, ev));
 }
 
-static bool
-is_placeholder (gimple *s)
-{
-  return is_gimple_call (s) && gimple_call_fndecl (s) == placeholder_decl;
-}
-
 /* Replaces the placeholder CALL by the probe.  */
 static void
 expand_one (gcall *call)
@@ -161,13 +155,7 @@ pp_expand_emits (void)
 {
   if (!placeholder_decl)
     return;
-  std::vector<gcall *> calls;
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-         gsi_next (&gsi))
-      if (is_placeholder (gsi_stmt (gsi)))
-        calls.push_back (as_a<gcall *> (gsi_stmt (gsi)));
+  std::vector<gcall *> calls = pp_calls_to (placeholder_decl);
   for (size_t i = 0; i < calls.size (); i++)
     expand_one (calls[i]);
 }

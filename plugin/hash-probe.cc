@@ -47,10 +47,9 @@ pp_hash_placeholder_decl (void)
 {
   if (placeholder_decl)
     return placeholder_decl;
-  tree type = build_function_type_list (
-      void_type_node, build_pointer_type (uint64_type_node), uint64_type_node,
-      NULL_TREE);
-  placeholder_decl = build_fn_decl ("__pathprof_hash_placeholder", type);
+  /* The runtime entry's type: the expansion passes the arguments on.  */
+  placeholder_decl = build_fn_decl ("__pathprof_hash_placeholder",
+                                    TREE_TYPE (pp_hash_count_decl ()));
   TREE_NOTHROW (placeholder_decl) = 1;
   TREE_READONLY (placeholder_decl) = 1;
   DECL_ATTRIBUTES (placeholder_decl)
@@ -261,14 +260,7 @@ pp_expand_hash_counts (void)
 {
   if (!placeholder_decl)
     return;
-  std::vector<gcall *> calls;
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-         gsi_next (&gsi))
-      if (is_gimple_call (gsi_stmt (gsi))
-          && gimple_call_fndecl (gsi_stmt (gsi)) == placeholder_decl)
-        calls.push_back (as_a<gcall *> (gsi_stmt (gsi)));
+  std::vector<gcall *> calls = pp_calls_to (placeholder_decl);
   for (size_t i = 0; i < calls.size (); i++)
     expand_one (calls[i]);
 }

@@ -278,14 +278,7 @@ pp_ppp_expand (const pp_layout *lay, tree counters, tree hash_count)
 {
   if (!placeholder_decl || !(lay->flags & PATHPROF_FN_PPP))
     return;
-  std::vector<gcall *> calls;
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-         gsi_next (&gsi))
-      if (is_gimple_call (gsi_stmt (gsi))
-          && gimple_call_fndecl (gsi_stmt (gsi)) == placeholder_decl)
-        calls.push_back (as_a<gcall *> (gsi_stmt (gsi)));
+  std::vector<gcall *> calls = pp_calls_to (placeholder_decl);
   if (calls.empty ())
     return;
   tree table = table_var (lay, true);

@@ -4,7 +4,6 @@
 #include "pathprof-abi.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #if __has_include(<sys/single_threaded.h>)
 #include <sys/single_threaded.h>

@@ -3,7 +3,6 @@
  * writer are driven lives here and nowhere else. */
 #include "lifecycle.h"
 #include "config.h"
-#include "hash-table.h"
 #include "message.h"
 #include "profile-write.h"
 #include "registry.h"

@@ -39,10 +39,6 @@ want_wide() {
 counts_of() {
     pp_path_counts "$1" | awk -v f="${2:-decide}" '$1 == f { print $3 }' | sort -n | tr '\n' ' '
 }
-flags_of() {
-    "$PP_CLI" report --json "$1" | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
-        print join(",", sort map { @{ $_->{flags} } } grep { $_->{name} eq "decide" } @{ $d->{functions} })'
-}
 
 pp_cc_plain native paths4096.c -O2 -pthread || BAIL_OUT "cannot build paths4096.c"
 ./native 4 >native.out
@@ -54,7 +50,7 @@ for level in O0 O2; do
         pp_run h$level-$t.pp "./hash-$level" $t
         ok "-$level, $t threads: runs clean" [ ! -s h$level-$t.pp.stderr ]
         [ "$t" = 4 ] && is "$(cat h$level-$t.pp.stdout)" "$(cat native.out)" "-$level, 4 threads: the program computes what it computes"
-        f=$(flags_of h$level-$t.pp)
+        f=$(pp_fn_flags h$level-$t.pp decide)
         like "$f" "hash" "-$level, $t threads: decide() counts in a hash table (flags $f)"
         is "$(counts_of h$level-$t.pp)" "$(want $t)" "-$level, $t threads: every path's count is the one known by construction"
         is "$(counts_of h$level-$t.pp wide)" "$(want_wide $t)" "-$level, $t threads: wide()'s too (2^23 paths)"

@@ -18,11 +18,6 @@ cd "$T" || exit 1
 cp "$TAP_ROOT/tests/programs/threads.c" "$TAP_ROOT/tests/threads/omp.c" .
 WANT="3 9 12 299997 899991"
 
-# flags_of PROFILE FUNCTION: its directory flags, as the JSON report names them
-flags_of() {
-    "$PP_CLI" report --json "$1" | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
-        print join(",", sort map { @{ $_->{flags} } } grep { $_->{name} eq $ARGV[0] } @{ $d->{functions} })' "$2"
-}
 # counts_of PROFILE FUNCTION: its path counts, sorted numerically
 counts_of() {
     pp_path_counts "$1" | awk -v f="$2" '$1 == f { print $3 }' | sort -n | tr '\n' ' ' | sed 's/ $//'
@@ -39,7 +34,7 @@ threads() {
 
 # -pthread when compiling: atomic, exact, no warning.
 threads pthread -pthread
-f=$(flags_of pthread.pp worker)
+f=$(pp_fn_flags pthread.pp worker)
 ok "-pthread: worker's counters are atomic (flags: $f)" atomic "$f"
 is "$(counts_of pthread.pp worker)" "$WANT" "-pthread: worker's counts are exact"
 is "$(cat pthread.pp.stderr)" "" "-pthread: no warning"
@@ -49,7 +44,7 @@ like "$("$PP_CLI" report pthread.pp | grep '^analysis')" "threads not recorded \
 # -pthread -fprofile-update=single: the explicit choice wins, and the
 # threads' run warns.
 threads single -pthread -fprofile-update=single
-f=$(flags_of single.pp worker)
+f=$(pp_fn_flags single.pp worker)
 ok "-pthread -fprofile-update=single: plain counters (flags: $f)" plain "$f"
 like "$(cat single.pp.stderr)" "pathprof: warning: the program ran more than one thread, and 1 translation unit \\(threads\\.c\\) counts paths with plain increments \\(update=single\\)" \
     "-pthread -fprofile-update=single: the run warns, naming the TU"
@@ -61,7 +56,7 @@ is "$(sed -n 's/^a \([0-9]*\) b \([0-9]*\)$/\1 \2/p' single.pp.stdout)" "300000 
 # Threads linked in but not compiled with -pthread: plain, and a warning.
 pp_cc nopthread threads.c -O2 -Wl,--no-as-needed -lpthread || BAIL_OUT "cannot build threads.c without -pthread"
 pp_run nopthread.pp ./nopthread
-f=$(flags_of nopthread.pp worker)
+f=$(pp_fn_flags nopthread.pp worker)
 ok "compiled without -pthread: plain counters (flags: $f)" plain "$f"
 like "$(cat nopthread.pp.stderr)" "pathprof: warning: the program ran more than one thread, and 1 translation unit \\(threads\\.c\\)" \
     "compiled without -pthread: the run warns"
@@ -87,7 +82,7 @@ else
     pp_cc omp-stream omp.c -O2 -fopenmp -fplugin-arg-pathprof-mode=stream || BAIL_OUT "cannot build omp.c in stream mode"
     OMP_NUM_THREADS=3 pp_run omp.pp ./omp
     OMP_NUM_THREADS=3 pp_run omp-stream.pp ./omp-stream
-    f=$(flags_of omp.pp main._omp_fn.0)
+    f=$(pp_fn_flags omp.pp main._omp_fn.0)
     ok "-fopenmp: the outlined loop's counters are atomic (flags: $f)" atomic "$f"
     is "$(cat omp.pp.stdout)" "$(OMP_NUM_THREADS=3 ./omp-native)" "-fopenmp: the program computes what it computes"
     is "$(cat omp.pp.stderr)" "" "-fopenmp: no warning"

@@ -229,6 +229,13 @@ pp_json() {
     "$PP_CLI" report "$p" --json "$@"
 }
 
+# pp_fn_flags PROFILE FUNCTION: the function's directory flags, as the JSON
+# report names them (the CLI's names: not PP_DECODER's), sorted, comma-separated
+pp_fn_flags() {
+    "$PP_CLI" report --json "$1" | perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>);
+        print join(",", sort map { @{ $_->{flags} } } grep { $_->{name} eq $ARGV[0] } @{ $d->{functions} })' "$2"
+}
+
 # pp_path_counts PROFILE: "function path count" lines, sorted: two
 # profiles compared path for path with `is`
 pp_path_counts() {
