@@ -31,16 +31,36 @@ u64_ptr_type (void)
   return build_pointer_type (uint64_type_node);
 }
 
+/* The runtime's thread-local NAME.  Code of a shared library reaches it
+   through the GOT (initial-exec).  Code of an executable defines it
+   (weak, so the TUs' definitions and the runtime's in a static link make
+   one; exported to the runtime's shared library, whose own definition it
+   interposes, as sampling.cc does with the countdown) and reaches it at a
+   constant offset from the thread pointer (local-exec): initial-exec
+   loads both offsets from the GOT and keeps them in two callee-saved
+   registers through every function that emits, a push and a pop each.  */
 static tree
 runtime_tls (const char *name, tree type)
 {
   tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
                           type);
   TREE_PUBLIC (decl) = 1;
-  DECL_EXTERNAL (decl) = 1;
   DECL_ARTIFICIAL (decl) = 1;
-  set_decl_tls_model (decl, TLS_MODEL_INITIAL_EXEC);
-  varpool_node::get_create (decl);
+  if (flag_shlib)
+    {
+      DECL_EXTERNAL (decl) = 1;
+      set_decl_tls_model (decl, TLS_MODEL_INITIAL_EXEC);
+      varpool_node::get_create (decl);
+      return decl;
+    }
+  TREE_STATIC (decl) = 1;
+  DECL_WEAK (decl) = 1;
+  /* Exported whatever -fvisibility or a visibility pragma says.  */
+  DECL_VISIBILITY (decl) = VISIBILITY_DEFAULT;
+  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  DECL_INITIAL (decl) = build_zero_cst (type);
+  set_decl_tls_model (decl, TLS_MODEL_LOCAL_EXEC);
+  varpool_node::finalize_decl (decl);
   return decl;
 }
 

@@ -107,11 +107,13 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
         pprt_warning("%llu times a chunk filled up under code that still held an older "
                      "cursor, and events were lost there (counted once each in `late`): "
                      "an instrumented signal handler interrupted a probe (exclude signal "
-                     "handlers from instrumentation for an exact profile), or, if the "
-                     "program installs no such handler, the compiler kept the cursor in a "
-                     "register across a call that emitted events, which is a pathprof bug "
-                     "to report with the compiler's version and flags (docs/streaming.md, "
-                     "section 2)",
+                     "handlers from instrumentation for an exact profile); or the "
+                     "executable does not export its __pathprof_cur (a version script or "
+                     "linker option made it local: then nearly every event of the "
+                     "executable's code is counted here; export __pathprof_*); or else "
+                     "the compiler kept the cursor in a register across a call that "
+                     "emitted events, which is a pathprof bug to report with the "
+                     "compiler's version and flags (docs/streaming.md, sections 2 and 3)",
                      (unsigned long long)interrupted);
 }
 
