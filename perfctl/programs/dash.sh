@@ -38,6 +38,13 @@
 #    are written last, over those of the children. prog_cmd's wrapper (the
 #    system's uninstrumented sh) makes that choice.
 PROG_KIND=interpreter
+# robustness's verify mode (perfctl/lib/edgeflow.pl): every forked child
+# leaves evaltree, shellexec and their callers by exit or exec, never by
+# a return (abandoned partial paths), and the paths through fork in
+# evalbackcmd, evalpipe and evalsubshell end in both processes (forked
+# ones): both grow with the workload, so neither has a fixed bound here;
+# every other edge must still agree.
+PROG_ABANDON_MAX=any PROG_FORK_MAX=any
 PROG_DESC="dash work.dash (fork, vfork+exec, longjmp error recovery, traps; profile summed over every process)"
 
 prog_prepare() {
