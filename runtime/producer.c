@@ -253,7 +253,10 @@ static void swap_chunk(struct pp_channel *ch)
 
 static void attach(void)
 {
-    pprt_set_up_once();
+    /* An instrumented malloc that set-up called (lifecycle.h): no stream
+     * yet; the event is late, the next one tries again. */
+    if (!pprt_set_up_once())
+        return;
     struct pp_channel *ch = pprt_stream_attach(&producer_ops);
     if (ch == NULL) {
         go_late();

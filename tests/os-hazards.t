@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# os-hazards.t - pathprof on code near the operating system, which the
+# other tests do not reach (tests/os-hazards/*.c).  Each program is built
+# plain, in counting mode, in stream mode and with sampling=yes, and run
+# with blpp, with ksf (k = 4, against tests/ksf/oracle.pl where the stream
+# is one the oracle's rules describe) and at PATHPROF_SAMPLE=1/1, each under
+# a timeout.  Every run behaves as the plain build; stream profiles equal
+# counting mode's path for path, or say they are not exact with a warning;
+# counts are the ones the program's construction implies.
+#
+#   - alloc: the program defines malloc/free/calloc/realloc, instrumented:
+#     glibc, pthread_create and the runtime itself (set-up, analyzer
+#     threads, the profile's writing) call them.  Before the fix the
+#     runtime's set-up, whose configuration strings are malloc'd, came
+#     back into itself from the allocator's probes and waited for its own
+#     pthread_once forever (stream mode and sampling=yes).  Linked in, and
+#     as an instrumented LD_PRELOAD library under a plain and an
+#     instrumented program.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/programs.sh"
+. "$(dirname "$0")/stream/lib.sh"
+. "$(dirname "$0")/os-hazards/lib.sh"
+pp_require_build
+pp_not_under_sanitizer "address thread" "the programs replace malloc or switch stacks under the sanitizers' feet"
+
+# ---- 1. an instrumented allocator in the executable
+N=3000
+hz_build alloc "$HZ_DIR/alloc_main.c" "$HZ_DIR/alloc.c" -O2 -pthread || BAIL_OUT "alloc does not build"
+hz_run alloc -- $N
+d=$T/alloc
+for r in count blpp ksf samp; do
+    hz_same_run "$d" $r "alloc, $r"
+    is "$(hz_total "$d/$r.json" work)" $((10 * N)) "alloc, $r: work ran 10 N times"
+done
+for r in count samp; do hz_no_warning "$d" $r "alloc, $r"; done
+is "$(hz_fn "$d/samp.json" work thread main)" "$(hz_fn "$d/count.json" work thread main)" \
+    "alloc: sampled at 1/1 = counting mode, the program's own functions"
+for r in blpp ksf; do
+    is "$(hz_fn "$d/$r.json" work thread main)" "$(hz_fn "$d/count.json" work thread main)" \
+        "alloc, $r: stream = counting mode, the program's own functions"
+    # The allocator's calls made by the runtime itself are late.
+    hz_exact_or_says "$d" $r count "alloc, $r"
+done
+
+# ---- the same allocator preloaded, instrumented, under a plain and an instrumented program
+pp_cc_plain "$T/main-plain" "$HZ_DIR/alloc_main.c" -O2 -pthread || BAIL_OUT "alloc_main does not build"
+for m in count stream samp; do
+    case $m in count) x= ;; stream) x=$STREAM ;; samp) x=$HZ_SAMPLING ;; esac
+    # shellcheck disable=SC2086
+    pp_cc "$T/liballoc-$m.so" "$HZ_DIR/alloc.c" -O2 -pthread -fPIC -shared $x &&
+        pp_cc "$T/main-$m" "$HZ_DIR/alloc_main.c" -O2 -pthread $x || BAIL_OUT "the preloaded allocator does not build"
+done
+d=$T/pre
+mkdir -p "$d"
+srun "$d" plain -- "$T/main-plain" $N
+for m in count stream samp; do
+    for prog in plain $m; do
+        # timeout, then env: the library is preloaded into the program only
+        srun "$d" "$m-$prog" PATHPROF_SAMPLE=1/1 -- timeout -s KILL "$HZ_TIMEOUT" \
+            env LD_PRELOAD="$T/liballoc-$m.so" "$T/main-$prog" $N
+        hz_same_run "$d" "$m-$prog" "preloaded $m allocator, $prog program"
+        like "$(hz_total "$d/$m-$prog.json" bump)" '^[1-9]' "preloaded $m allocator, $prog program: the allocator is profiled"
+        [ $m = stream ] || hz_no_warning "$d" "$m-$prog" "preloaded $m allocator, $prog program"
+    done
+    is "$(hz_total "$d/$m-$m.json" work)" $((10 * N)) "preloaded $m allocator, $m program: work ran 10 N times"
+done
+is "$(hz_fn "$d/samp-samp.json" work thread main)" "$(hz_fn "$d/count-count.json" work thread main)" \
+    "preloaded allocator: sampled at 1/1 = counting mode, the program's own functions"
+is "$(hz_fn "$d/stream-stream.json" work thread main)" "$(hz_fn "$d/count-count.json" work thread main)" \
+    "preloaded allocator: stream = counting mode, the program's own functions"
+for prog in plain stream; do
+    ex=$(sfacts "$d/stream-$prog.json" exact)
+    if [ "$ex" = true ]; then hz_no_warning "$d" "stream-$prog" "preloaded stream allocator, $prog program, exact"
+    else like "$(cat "$d/stream-$prog.err")" '^pathprof: warning: the profile is not exact' \
+        "preloaded stream allocator, $prog program: says it is not exact"; fi
+done
+done_testing
