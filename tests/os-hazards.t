@@ -16,6 +16,8 @@
 #     damaged (paths of one function under another's node).  Now the
 #     runtime counts the switches (runtime/context-wrap.c) and says the
 #     profile is not exact, and a crossing forest is left out.
+#   - altstack: SIGSEGV handlers on a sigaltstack that siglongjmp back,
+#     from a deliberate stack overflow in a thread and from a null store.
 #   - alloc: the program defines malloc/free/calloc/realloc, instrumented:
 #     glibc, pthread_create and the runtime itself (set-up, analyzer
 #     threads, the profile's writing) call them.  Before the fix the
@@ -54,6 +56,33 @@ for r in ksf kp; do
         "coro, $r: the warning counts the switches and names swapcontext"
     unlike "$(cat "$d/$r.json.err")" . "coro, $r: the profile reads without a damaged section"
 done
+
+# ---- SIGSEGV on a sigaltstack, recovered with siglongjmp
+N=4
+hz_build alt "$HZ_DIR/altstack.c" -O2 -pthread || BAIL_OUT "altstack does not build"
+d=$T/alt
+mkdir -p "$d"
+to="timeout -s KILL $HZ_TIMEOUT"
+srun "$d" plain -- $to "$T/alt-plain" $N "$d/plain.deep"
+srun "$d" count -- $to "$T/alt-count" $N "$d/count.deep"
+srun "$d" blpp -- $to "$T/alt-stream" $N "$d/blpp.deep"
+srun "$d" ksf PATHPROF_ANALYZER=ksf,blpp,trace PATHPROF_K=4 "PATHPROF_TRACE=$d/ksf.trace" -- \
+    $to "$T/alt-stream" $N "$d/ksf.deep"
+srun "$d" samp PATHPROF_SAMPLE=1/1 -- $to "$T/alt-samp" $N "$d/samp.deep"
+like "$(cat "$d/plain.out")" "^recovered $((2 * N)) of $((2 * N)), same depth every round: yes" "altstack, plain: every fault recovered"
+for r in count blpp ksf samp; do
+    hz_same_run "$d" $r "altstack, $r"
+    hz_no_warning "$d" $r "altstack, $r"
+    # One path from the entry to the back edge and one around it, per activation.
+    a=$((N * ($(cat "$d/$r.deep" 2>/dev/null || echo -1) + 1)))
+    is "$(hz_fn "$d/$r.json" depth | cut -d' ' -f3 | tr '\n' ' ')" "$a $a " \
+        "altstack, $r: depth's two paths ran N * (deepest + 1) times each"
+    # Its two sigsetjmp calls are cut points: 5 paths per round, each run
+    # once (pathprof report --function round_thread lists them).
+    is "$(hz_total "$d/$r.json" round_thread)" $((5 * N)) "altstack, $r: round_thread runs 5 paths per round"
+done
+is "$(sfacts "$d/blpp.json" exact) $(sfacts "$d/ksf.json" exact)" "true true" "altstack: stream profiles say exact"
+ok "altstack, ksf: KIPF = brute force over the trace" perl "$HZ_ORACLE" check "$d/ksf.prof" "$d/ksf.trace"
 
 # ---- an instrumented allocator in the executable
 N=3000
