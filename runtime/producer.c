@@ -27,8 +27,11 @@
 #include "stream.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PUBLIC __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -276,7 +279,36 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         count_late(1);
         return;
     }
+    if (pprt_is_set_up() && getpid() != pprt_process_pid()) {
+        /* A child that shares our memory and our thread's TLS without
+         * being this process (clone(CLONE_VM) without CLONE_THREAD, a
+         * vfork child before its exec): attaching or swapping chunks there
+         * would start analyzer threads in the child or hand our channel's
+         * state to another process (the parent's own events were lost
+         * after such a child attached its thread, while the profile said
+         * exact).  Its events until its chunk filled are ours; the rest
+         * are late, with a warning (stream-encode.c). */
+        count_late(1);
+        __atomic_fetch_add(&pprt_stream.foreign, 1, __ATOMIC_RELAXED);
+        return;
+    }
     int saved_errno = errno;
+    /* Asynchronous signals wait until the slow path is done: it holds the
+     * channel's lock, the stream mutex (attaching, or consuming for a
+     * slow analyzer, pprt_analyzer_help) and an analyzer instance half
+     * updated, and a handler that called exit() there waited for the
+     * stream mutex its own thread held, forever (tests/os-hazards.t,
+     * sigexit).  Faults stay deliverable: blocked, they would kill. Two
+     * system calls per chunk of events. */
+    sigset_t async, old;
+    sigfillset(&async);
+    sigdelset(&async, SIGSEGV);
+    sigdelset(&async, SIGBUS);
+    sigdelset(&async, SIGILL);
+    sigdelset(&async, SIGFPE);
+    sigdelset(&async, SIGTRAP);
+    sigdelset(&async, SIGSYS);
+    int masked = pthread_sigmask(SIG_BLOCK, &async, &old) == 0;
     in_slow = 1;
     if (my_channel != NULL)
         swap_chunk(my_channel);
@@ -292,6 +324,8 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         __pathprof_cur = cur + 1;
     }
     in_slow = 0;
+    if (masked)
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = saved_errno;
 }
 

@@ -123,6 +123,12 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      "may be low; build with -fprofile-update=atomic for exact counts "
                      "(docs/tpp.md, \"Streams\")",
                      (unsigned long long)producers, tu_name);
+    uint64_t foreign = load(&s->foreign);
+    if (foreign)
+        pprt_warning("%llu events came from a child process that shares this one's memory "
+                     "(clone(CLONE_VM) without CLONE_THREAD, or vfork before its exec) and "
+                     "are not in the profile (counted in `late`); counting mode counts them "
+                     "(docs/streaming.md, section 2)", (unsigned long long)foreign);
     uint64_t interrupted = load(&s->interrupted);
     if (interrupted)
         pprt_warning("%llu times a chunk filled up under code that still held an older "

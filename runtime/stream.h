@@ -96,6 +96,8 @@ struct pprt_stream {
     /* swapcontext/setcontext calls (context-wrap.c): stacks switched under
      * the analyzers' activation stacks. */
     uint64_t context_switches;
+    /* Events of a child sharing our memory (producer.c), also `late`. */
+    uint64_t foreign;
 };
 
 extern struct pprt_stream pprt_stream;

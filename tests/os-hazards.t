@@ -18,6 +18,16 @@
 #     profile is not exact, and a crossing forest is left out.
 #   - altstack: SIGSEGV handlers on a sigaltstack that siglongjmp back,
 #     from a deliberate stack overflow in a thread and from a null store.
+#   - misc (tests/os-hazards/misc.c): pthread_cancel mid-loop,
+#     pthread_exit from 3 calls deep (and from main), quick_exit (no
+#     profile, documented), exit() from an asynchronous SIGALRM handler
+#     (before the fix: a hang in stream mode, when the signal came while
+#     the thread consumed its own chunks under the stream mutex), chdir and
+#     closing fds 0-2 before exit (a relative PATHPROF_OUT is resolved at
+#     start-up), every signal blocked before the first thread, and a raw
+#     clone(CLONE_VM) child running instrumented code (before the fix:
+#     the parent's own events were lost after the child attached, and
+#     the profile said exact).
 #   - alloc: the program defines malloc/free/calloc/realloc, instrumented:
 #     glibc, pthread_create and the runtime itself (set-up, analyzer
 #     threads, the profile's writing) call them.  Before the fix the
@@ -83,6 +93,85 @@ for r in count blpp ksf samp; do
 done
 is "$(sfacts "$d/blpp.json" exact) $(sfacts "$d/ksf.json" exact)" "true true" "altstack: stream profiles say exact"
 ok "altstack, ksf: KIPF = brute force over the trace" perl "$HZ_ORACLE" check "$d/ksf.prof" "$d/ksf.trace"
+
+# ---- ends of threads and processes (misc.c)
+N=20000
+hz_build misc "$HZ_DIR/misc.c" -O2 -pthread || BAIL_OUT "misc does not build"
+S="blpp ksf"           # the stream runs
+A="count blpp ksf samp" # all instrumented runs
+
+hz_run cancel:misc -- cancel $N
+d=$T/cancel
+for r in $A; do
+    c=$(sed -n 's/^cancelled: yes, calls \([0-9]*\)$/\1/p' "$d/$r.out")
+    if [ -n "$c" ] && [ "$c" -ge $N ]; then pass "cancel, $r: cancelled after $N calls or more"
+    else fail "cancel, $r: cancelled after $N calls or more" "$(cat "$d/$r.out" "$d/$r.err")"; fi
+    is "$(hz_total "$d/$r.json" work)" "$c" "cancel, $r: work counted as often as it ran"
+    hz_no_warning "$d" $r "cancel, $r"
+done
+for r in $S; do is "$(sfacts "$d/$r.json" exact)" true "cancel, $r: says exact"; done
+
+for m in pexit sigmask; do
+    hz_run $m:misc -- $m $N
+    d=$T/$m
+    for r in $A; do
+        hz_same_run "$d" $r "$m, $r"
+        hz_no_warning "$d" $r "$m, $r"
+        is "$(hz_total "$d/$r.json" work)" $((5 * N)) "$m, $r: work ran 5 N times"
+    done
+    for r in $S; do same_profile "$d" $r count "$m, $r"; done
+    F="main work chain1 chain2 chain3 pexit_thread pexit_mode"
+    is "$(hz_fn "$d/samp.json" $F)" "$(hz_fn "$d/count.json" $F)" "$m: sampled at 1/1 = counting mode"
+    ok "$m, ksf: KIPF = brute force over the trace" perl "$HZ_ORACLE" check "$d/ksf.prof" "$d/ksf.trace"
+done
+
+hz_run qexit:misc -- qexit 2000
+d=$T/qexit
+like "$(cat "$d/plain.out")" '^at_quick_exit ran, calls 2000$' "qexit, plain: the handler ran"
+for r in $A; do
+    hz_same_run "$d" $r "qexit, $r"
+    ok "qexit, $r: no profile (docs/runtime.md, \"What is not counted\")" test ! -e "$d/$r.prof"
+done
+
+hz_run sigexit:misc -- sigexit $N
+d=$T/sigexit
+for r in $A; do
+    is "$(cat "$d/$r.st")" 7 "sigexit, $r: exit(7) from the handler"
+    hz_no_warning "$d" $r "sigexit, $r"
+    # the call the signal interrupted ran its increment, not yet its path
+    c=$(sed -n 's/^exit from the handler, calls \([0-9]*\)$/\1/p' "$d/$r.err")
+    w=$(hz_total "$d/$r.json" work)
+    if [ -n "$c" ] && { [ "$w" = "$c" ] || [ "$w" = $((c - 1)) ]; }; then
+        pass "sigexit, $r: work counted as often as it ran ($w, $c calls begun)"
+    else fail "sigexit, $r: work counted as often as it ran" "work $w, calls ${c:-?}"; fi
+done
+for r in $S; do is "$(sfacts "$d/$r.json" exact)" true "sigexit, $r: says exact"; done
+
+d=$T/chdir
+mkdir -p "$d/sub"
+for r in count stream samp; do
+    srun "$d" "cd-$r" "PATHPROF_OUT=rel-$r.prof" PATHPROF_SAMPLE=1/1 -- timeout -s KILL "$HZ_TIMEOUT" "$T/misc-$r" chdir $N
+    is "$(cat "$d/cd-$r.st") $(cat "$d/cd-$r.out")" "0 calls $N" "chdir, $r: ran"
+    "$PP_CLI" report --json "$d/rel-$r.prof" >"$d/cd-$r.json" 2>"$d/cd-$r.json.err"
+    is "$(hz_total "$d/cd-$r.json" work)" $N "chdir, $r: a relative PATHPROF_OUT is where the program started, work ran N times"
+done
+is "$(ls "$d/sub")" "" "chdir: nothing written where the program went"
+
+hz_run clone:misc -- clone $N
+d=$T/clone
+for r in $A; do
+    hz_same_run "$d" $r "clone, $r"
+    is "$(hz_fn "$d/$r.json" main)" "$(hz_fn "$d/count.json" main)" "clone, $r: the parent's own paths = counting mode's"
+done
+for r in count samp; do
+    hz_no_warning "$d" $r "clone, $r"
+    is "$(hz_total "$d/$r.json" work)" $((2 * N)) "clone, $r: work ran 2 N times, the child's counted in the shared counters"
+done
+for r in $S; do
+    hz_exact_or_says "$d" $r count "clone, $r"
+    like "$(cat "$d/$r.err")" '^pathprof: warning: [0-9]+ events came from a child process that shares this one.s memory' \
+        "clone, $r: the warning says why"
+done
 
 # ---- an instrumented allocator in the executable
 N=3000

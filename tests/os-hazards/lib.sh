@@ -18,22 +18,23 @@ hz_build() {
         pp_cc "$T/$name-samp" "$srcs" "$@" $HZ_SAMPLING
 }
 
-# hz_run NAME [ENV=VALUE...] -- ARGS...: runs the four builds of NAME in
+# hz_run NAME[:BUILD] [ENV=VALUE...] -- ARGS...: runs the four builds of
+# BUILD (default NAME) in
 # $T/NAME/ (srun: NAME/plain, count, blpp, ksf with k = 4 and its trace,
 # samp at PATHPROF_SAMPLE=1/1), each under timeout.
 hz_run() {
-    local name=$1; shift
+    local name=${1%%:*} bin=${1#*:}; shift
     local envs=()
     while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
     local d=$T/$name to="timeout -s KILL $HZ_TIMEOUT"
     mkdir -p "$d"
-    srun "$d" plain "${envs[@]}" -- $to "$T/$name-plain" "$@"
-    srun "$d" count "${envs[@]}" -- $to "$T/$name-count" "$@"
-    srun "$d" blpp "${envs[@]}" -- $to "$T/$name-stream" "$@"
+    srun "$d" plain "${envs[@]}" -- $to "$T/$bin-plain" "$@"
+    srun "$d" count "${envs[@]}" -- $to "$T/$bin-count" "$@"
+    srun "$d" blpp "${envs[@]}" -- $to "$T/$bin-stream" "$@"
     srun "$d" ksf "${envs[@]}" PATHPROF_ANALYZER=ksf,blpp,trace PATHPROF_K=4 \
-        "PATHPROF_TRACE=$d/ksf.trace" -- $to "$T/$name-stream" "$@"
-    srun "$d" samp "${envs[@]}" PATHPROF_SAMPLE=1/1 -- $to "$T/$name-samp" "$@"
+        "PATHPROF_TRACE=$d/ksf.trace" -- $to "$T/$bin-stream" "$@"
+    srun "$d" samp "${envs[@]}" PATHPROF_SAMPLE=1/1 -- $to "$T/$bin-samp" "$@"
 }
 
 # hz_fn JSON FUNCTION...: "function path count" lines of those functions
