@@ -28,6 +28,14 @@
 #     clone(CLONE_VM) child running instrumented code (before the fix:
 #     the parent's own events were lost after the child attached, and
 #     the profile said exact).
+#   - builds: -specs (the one flag README names) linked libc before
+#     libpathprof, so the exec wrappers were never called and the
+#     profile was lost at every exec; -static failed to link through
+#     -specs (liburcu and libck missing), and linked by hand every exec
+#     failed with ENOSYS (no dlsym(RTLD_NEXT) in a static program).  Then
+#     -fno-pie -no-pie, -fstack-protector-all, -D_FORTIFY_SOURCE=3,
+#     -fcf-protection=full and -fno-omit-frame-pointer on misc.c's pexit
+#     and on coro.c.
 #   - alloc: the program defines malloc/free/calloc/realloc, instrumented:
 #     glibc, pthread_create and the runtime itself (set-up, analyzer
 #     threads, the profile's writing) call them.  Before the fix the
@@ -171,6 +179,47 @@ for r in $S; do
     hz_exact_or_says "$d" $r count "clone, $r"
     like "$(cat "$d/$r.err")" '^pathprof: warning: [0-9]+ events came from a child process that shares this one.s memory' \
         "clone, $r: the warning says why"
+done
+
+# ---- build variants
+SPECS=$("$PP_CLI" config --specs)
+d=$T/builds
+mkdir -p "$d"
+pp_cc_plain "$d/ex-plain" "$HZ_DIR/exec_static.c" -O2 || BAIL_OUT "exec_static does not build"
+for v in dyn static; do
+    for m in count stream; do
+        x=; [ $m = stream ] && x=$STREAM
+        st=; [ $v = static ] && st=-static
+        lab=${st:-dynamic}
+        b=$d/ex-$v-$m
+        # shellcheck disable=SC2086
+        if ! "$PP_GCC" -specs="$SPECS" -O2 $st $x $PP_SAN_CFLAGS "$HZ_DIR/exec_static.c" -o "$b" >"$b.log" 2>&1; then
+            fail "-specs $lab, $m: builds" "$(grep -v 'statically linked' "$b.log" | head -n 5)"
+            continue
+        fi
+        for a in none path search; do
+            arg=$a; [ $a = none ] && arg=
+            srun "$d" "$v-$m-$a" -- timeout -s KILL "$HZ_TIMEOUT" "$b" $arg
+            [ -e "$d/plain-$a.st" ] || srun "$d" "plain-$a" -- "$d/ex-plain" $arg
+            same_but_warnings "$d" "$v-$m-$a" "plain-$a" "-specs $lab, $m, exec $a"
+            hz_no_warning "$d" "$v-$m-$a" "-specs $lab, $m, exec $a"
+            is "$(hz_total "$d/$v-$m-$a.json" step)" 111 "-specs $lab, $m, exec $a: the profile, written before the exec, holds step's 111 calls"
+        done
+    done
+done
+
+for v in "-fno-pie -no-pie" -fstack-protector-all "-D_FORTIFY_SOURCE=3" -fcf-protection=full -fno-omit-frame-pointer; do
+    tag=${v%% *}
+    # shellcheck disable=SC2086
+    hz_build "v$tag" "$HZ_DIR/misc.c" -O2 -pthread $v || { fail "$v: misc builds"; continue; }
+    hz_run "v$tag" -- pexit 5000
+    dv=$T/v$tag
+    for r in blpp ksf; do same_profile "$dv" $r count "$v, misc pexit, $r"; done
+    is "$(hz_fn "$dv/samp.json" work main chain1)" "$(hz_fn "$dv/count.json" work main chain1)" "$v, misc pexit: sampled at 1/1 = counting mode"
+    # shellcheck disable=SC2086
+    hz_build "c$tag" "$HZ_DIR/coro.c" -O2 $v || { fail "$v: coro builds"; continue; }
+    hz_run "c$tag" -- 300
+    same_profile "$T/c$tag" blpp count "$v, coro, blpp"
 done
 
 # ---- an instrumented allocator in the executable
