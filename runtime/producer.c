@@ -21,14 +21,13 @@
  * This file runs in the program's threads, maybe inside its malloc or a
  * signal handler: it never calls malloc, keeps errno, and counts an event
  * it cannot store safely instead of storing it. */
+#include "async-signals.h"
 #include "lifecycle.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,6 +236,10 @@ static void swap_chunk(struct pp_channel *ch)
         }
     } else {
         publish(ch, full, ch->chunk_events);
+        /* Published: none of this thread's events is left in a chunk while
+         * it waits, and an exit() from a signal handler that interrupts the
+         * wait finds nothing to count lost (stream-control.c). */
+        ch->current = NULL;
         next = pp_channel_take_empty(ch);
         if (next == NULL)
             next = wait_empty(ch);
@@ -260,7 +263,10 @@ static void attach(void)
      * yet; the event is late, the next one tries again. */
     if (!pprt_set_up_once())
         return;
+    sigset_t old; /* the stream mutex is held in there (async-signals.h) */
+    int blocked = pprt_block_async_signals(&old);
     struct pp_channel *ch = pprt_stream_attach(&producer_ops);
+    pprt_restore_signals(blocked, &old);
     if (ch == NULL) {
         go_late();
         return;
@@ -293,22 +299,6 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         return;
     }
     int saved_errno = errno;
-    /* Asynchronous signals wait until the slow path is done: it holds the
-     * channel's lock, the stream mutex (attaching, or consuming for a
-     * slow analyzer, pprt_analyzer_help) and an analyzer instance half
-     * updated, and a handler that called exit() there waited for the
-     * stream mutex its own thread held, forever (tests/os-hazards.t,
-     * sigexit).  Faults stay deliverable: blocked, they would kill. Two
-     * system calls per chunk of events. */
-    sigset_t async, old;
-    sigfillset(&async);
-    sigdelset(&async, SIGSEGV);
-    sigdelset(&async, SIGBUS);
-    sigdelset(&async, SIGILL);
-    sigdelset(&async, SIGFPE);
-    sigdelset(&async, SIGTRAP);
-    sigdelset(&async, SIGSYS);
-    int masked = pthread_sigmask(SIG_BLOCK, &async, &old) == 0;
     in_slow = 1;
     if (my_channel != NULL)
         swap_chunk(my_channel);
@@ -324,8 +314,6 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         __pathprof_cur = cur + 1;
     }
     in_slow = 0;
-    if (masked)
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = saved_errno;
 }
 

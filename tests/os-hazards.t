@@ -22,7 +22,9 @@
 #     pthread_exit from 3 calls deep (and from main), quick_exit (no
 #     profile, documented), exit() from an asynchronous SIGALRM handler
 #     (before the fix: a hang in stream mode, when the signal came while
-#     the thread consumed its own chunks under the stream mutex), chdir and
+#     the thread consumed its own chunks under the stream mutex; and a
+#     chunk lost while the profile said exact when it came in the chunk
+#     swap), chdir and
 #     closing fds 0-2 before exit (a relative PATHPROF_OUT is resolved at
 #     start-up), every signal blocked before the first thread, and a raw
 #     clone(CLONE_VM) child running instrumented code (before the fix:
@@ -145,15 +147,20 @@ hz_run sigexit:misc -- sigexit $N
 d=$T/sigexit
 for r in $A; do
     is "$(cat "$d/$r.st")" 7 "sigexit, $r: exit(7) from the handler"
-    hz_no_warning "$d" $r "sigexit, $r"
     # the call the signal interrupted ran its increment, not yet its path
     c=$(sed -n 's/^exit from the handler, calls \([0-9]*\)$/\1/p' "$d/$r.err")
     w=$(hz_total "$d/$r.json" work)
+    if grep -q '^pathprof: error: producer thread 1 kept its event buffer locked at exit' "$d/$r.err"; then
+        # The signal came inside the chunk swap: that chunk is lost, and said.
+        is "$(sfacts "$d/$r.json" exact)" false "sigexit, $r: the handler interrupted the chunk swap, and the profile says not exact"
+        continue
+    fi
+    hz_no_warning "$d" $r "sigexit, $r"
     if [ -n "$c" ] && { [ "$w" = "$c" ] || [ "$w" = $((c - 1)) ]; }; then
         pass "sigexit, $r: work counted as often as it ran ($w, $c calls begun)"
     else fail "sigexit, $r: work counted as often as it ran" "work $w, calls ${c:-?}"; fi
+    case " $S " in *" $r "*) is "$(sfacts "$d/$r.json" exact)" true "sigexit, $r: says exact" ;; esac
 done
-for r in $S; do is "$(sfacts "$d/$r.json" exact)" true "sigexit, $r: says exact"; done
 
 d=$T/chdir
 mkdir -p "$d/sub"
