@@ -100,6 +100,11 @@ struct pp_analyzer {
      * with a blpp inside unless blpp runs too); the runtime adds empty
      * ones only when no analyzer that ran does. */
     int writes_tu_sections;
+    /* 1: it rebuilds each thread's call stack from the stream (ksf,
+     * ksf-pruned), which a program that switches stacks (swapcontext,
+     * runtime/context-wrap.c) leads astray: the runtime then says the
+     * profile is not exact. */
+    int follows_activations;
 };
 
 /* The analyzers built in, NULL-terminated: the callback table the

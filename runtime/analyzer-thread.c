@@ -4,6 +4,7 @@
  * stream when its channel is closed and drained, and sleeps when there is
  * nothing to do (docs/streaming.md, sections 4-6). */
 #include "analyzer-host.h"
+#include "async-signals.h"
 #include "cpu-list.h"
 #include "live-threads.h"
 #include "message.h"
@@ -231,8 +232,14 @@ int pprt_analyzer_help(struct pp_channel *ch)
     struct pprt_stream *s = &pprt_stream;
     struct pprt_channel_info *info = ch->extra;
     struct pprt_analyzer *an = &s->an[info->analyzer];
-    if (!consume_trylock(an))
+    /* Consume lock, stream mutex, an instance half updated: no handler
+     * may run in there (async-signals.h). */
+    sigset_t old;
+    int blocked = pprt_block_async_signals(&old);
+    if (!consume_trylock(an)) {
+        pprt_restore_signals(blocked, &old);
         return 0;
+    }
     int did = 0;
     if (pthread_mutex_trylock(&s->mutex) == 0) {
         if (!__atomic_load_n(&s->stopping, __ATOMIC_RELAXED) &&
@@ -246,6 +253,7 @@ int pprt_analyzer_help(struct pp_channel *ch)
         pthread_mutex_unlock(&s->mutex);
     }
     consume_unlock(an);
+    pprt_restore_signals(blocked, &old);
     return did;
 }
 

@@ -10,42 +10,129 @@
  * refuses, a warning says the rest of the run is not profiled.  A vfork
  * child (or posix_spawn's) shares the parent's memory: writing there would
  * end the parent's profiling, so it never writes.  libc's internal execs
- * (system, popen, posix_spawn) do not come through here. */
+ * (system, popen, posix_spawn) do not come through here.
+ *
+ * In a static program (libpathprof.a and -static) there is no
+ * dlsym(RTLD_NEXT): the wrappers replace the C library's own exec
+ * functions, which then cannot be called, and every exec failed with
+ * ENOSYS.  There they make the system calls themselves (execve,
+ * execveat; fexecve is execveat with AT_EMPTY_PATH), and execvpe searches
+ * PATH as findable() does, running a file the kernel cannot (ENOEXEC)
+ * with /bin/sh, as the C library would. */
 #include "message.h"
 #include "lifecycle.h"
 #include "stream.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PUBLIC __attribute__((visibility("default")))
 
 extern char **environ;
 
-static void *real(const char *name)
+/* The C library's NAME, or FALLBACK when dlsym has no next object (a
+ * static program: the fallback makes the system call itself). */
+static void *real(const char *name, void *fallback)
 {
     void *f = dlsym(RTLD_NEXT, name);
-    if (f == NULL)
-        pprt_error("cannot find the C library's %s (dlsym: %s)", name, dlerror());
-    return f;
+    if (f != NULL)
+        return f;
+    if (fallback != NULL)
+        return fallback;
+    pprt_error("cannot find the C library's %s (dlsym: %s)", name, dlerror());
+    return NULL;
+}
+
+static int sys_execve(const char *path, char *const argv[], char *const envp[])
+{
+    return (int)syscall(SYS_execve, path, argv, envp);
+}
+
+static int sys_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                        int flags)
+{
+    return (int)syscall(SYS_execveat, dirfd, path, argv, envp, flags);
+}
+
+static int sys_fexecve(int fd, char *const argv[], char *const envp[])
+{
+    return sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
+}
+
+/* FILE, which the kernel refused as not executable (ENOEXEC), run as a
+ * shell script: sh FILE ARGV[1]... */
+static int exec_script(const char *file, char *const argv[], char *const envp[])
+{
+    size_t n = 0;
+    while (argv[n] != NULL)
+        n++;
+    char *sh[n + 2];
+    sh[0] = (char *)"sh";
+    sh[1] = (char *)file;
+    for (size_t i = 1; i <= n; i++)
+        sh[i + 1] = argv[i];
+    return sys_execve("/bin/sh", sh, envp);
+}
+
+static int try_exec(const char *full, char *const argv[], char *const envp[])
+{
+    sys_execve(full, argv, envp);
+    if (errno == ENOEXEC)
+        exec_script(full, argv, envp);
+    return -1;
+}
+
+static int sys_execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    if (*file == '\0') {
+        errno = ENOENT;
+        return -1;
+    }
+    if (strchr(file, '/'))
+        return try_exec(file, argv, envp);
+    const char *path = getenv("PATH");
+    char dflt[256];
+    if (path == NULL) {
+        size_t n = confstr(_CS_PATH, dflt, sizeof dflt);
+        path = n > 0 && n <= sizeof dflt ? dflt : "/bin:/usr/bin";
+    }
+    char full[PATH_MAX];
+    int denied = 0;
+    for (const char *p = path;; p++) {
+        const char *colon = strchrnul(p, ':');
+        int n = colon == p ? snprintf(full, sizeof full, "%s", file) /* "" is "." */
+                           : snprintf(full, sizeof full, "%.*s/%s", (int)(colon - p), p, file);
+        if (n > 0 && (size_t)n < sizeof full) {
+            try_exec(full, argv, envp);
+            denied |= errno == EACCES;
+        }
+        if (*colon == '\0')
+            break;
+        p = colon;
+    }
+    errno = denied ? EACCES : ENOENT;
+    return -1;
 }
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
 
-/* Declares REAL_FN, the C library's NAME of type TYPE, or fails with ENOSYS. */
-#define REAL(type, name)                                                      \
+/* Declares REAL_FN, the C library's NAME of type TYPE (FALLBACK in a static
+ * program), or fails with ENOSYS. */
+#define REAL(type, name, fallback)                                            \
     static type real_fn;                                                      \
     if (real_fn == NULL)                                                      \
-        real_fn = (type)real(name);                                           \
+        real_fn = (type)real(name, (void *)(fallback));                       \
     if (real_fn == NULL) {                                                    \
         errno = ENOSYS;                                                       \
         return -1;                                                            \
@@ -101,7 +188,7 @@ static void after_failed_exec(int wrote, const char *what)
 
 PUBLIC int execve(const char *path, char *const argv[], char *const envp[])
 {
-    REAL(execve_fn, "execve");
+    REAL(execve_fn, "execve", sys_execve);
     int wrote = before_exec(executable(path));
     int r = real_fn(path, argv, envp);
     after_failed_exec(wrote, path);
@@ -115,7 +202,7 @@ PUBLIC int execv(const char *path, char *const argv[])
 
 PUBLIC int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-    REAL(execve_fn, "execvpe");
+    REAL(execve_fn, "execvpe", sys_execvpe);
     int wrote = before_exec(findable(file));
     int r = real_fn(file, argv, envp);
     after_failed_exec(wrote, file);
@@ -129,7 +216,7 @@ PUBLIC int execvp(const char *file, char *const argv[])
 
 PUBLIC int fexecve(int fd, char *const argv[], char *const envp[])
 {
-    REAL(fexecve_fn, "fexecve");
+    REAL(fexecve_fn, "fexecve", sys_fexecve);
     int wrote = before_exec(fd >= 0);
     int r = real_fn(fd, argv, envp);
     after_failed_exec(wrote, "a file descriptor");
@@ -139,7 +226,7 @@ PUBLIC int fexecve(int fd, char *const argv[], char *const envp[])
 PUBLIC int execveat(int dirfd, const char *path, char *const argv[],
                     char *const envp[], int flags)
 {
-    REAL(execveat_fn, "execveat");
+    REAL(execveat_fn, "execveat", sys_execveat);
     int wrote = before_exec(dirfd >= 0 || *path == '/');
     int r = real_fn(dirfd, path, argv, envp, flags);
     after_failed_exec(wrote, path);

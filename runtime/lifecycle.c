@@ -70,8 +70,16 @@ static void finish_at_exit(void *unused)
     pprt_finish_and_write();
 }
 
+/* Set while this thread runs set_up.  The configuration's strings are
+ * allocated with malloc, and a program may define its own, instrumented
+ * malloc: its probes then come back into the runtime (a stream's slow
+ * path, a sampling turn) before set-up is done, on the thread that runs
+ * it, and pthread_once would wait for itself forever. */
+static __thread int setting_up;
+
 static void set_up(void)
 {
+    setting_up = 1;
     process_pid = getpid();
     pprt_config_load();
     /* The handler runs on return from main, on exit() from any thread,
@@ -84,12 +92,16 @@ static void set_up(void)
         pprt_error("cannot register fork handlers; a child forked while "
                    "another thread registers a library may hang at exit");
     __atomic_store_n(&set_up_done, 1, __ATOMIC_RELEASE);
+    setting_up = 0;
 }
 
-void pprt_set_up_once(void)
+int pprt_set_up_once(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
+    if (setting_up)
+        return 0;
     pthread_once(&once, set_up);
+    return 1;
 }
 
 void pprt_finish_and_write(void)

@@ -13,8 +13,12 @@
 
 #pragma GCC visibility push(hidden)
 
-/* Configuration, exit handler and fork handlers, once per process. */
-void pprt_set_up_once(void);
+/* Configuration, exit handler and fork handlers, once per process.  1 when
+ * done; 0 when called from code that set-up itself ran on this thread (an
+ * instrumented malloc the configuration's strings were allocated with):
+ * nothing is set up yet, pprt_config is not loaded, the caller must not
+ * wait and must not rely on it. */
+int pprt_set_up_once(void);
 /* Whether pprt_set_up_once ran; the pid of this process as the runtime
  * knows it (a vfork child, sharing our memory, has another getpid()). */
 int pprt_is_set_up(void);

@@ -21,6 +21,7 @@
  * This file runs in the program's threads, maybe inside its malloc or a
  * signal handler: it never calls malloc, keeps errno, and counts an event
  * it cannot store safely instead of storing it. */
+#include "async-signals.h"
 #include "lifecycle.h"
 #include "message.h"
 #include "pathprof-abi.h"
@@ -29,6 +30,7 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PUBLIC __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -234,6 +236,10 @@ static void swap_chunk(struct pp_channel *ch)
         }
     } else {
         publish(ch, full, ch->chunk_events);
+        /* Published: none of this thread's events is left in a chunk while
+         * it waits, and an exit() from a signal handler that interrupts the
+         * wait finds nothing to count lost (stream-control.c). */
+        ch->current = NULL;
         next = pp_channel_take_empty(ch);
         if (next == NULL)
             next = wait_empty(ch);
@@ -253,8 +259,14 @@ static void swap_chunk(struct pp_channel *ch)
 
 static void attach(void)
 {
-    pprt_set_up_once();
+    /* An instrumented malloc that set-up called (lifecycle.h): no stream
+     * yet; the event is late, the next one tries again. */
+    if (!pprt_set_up_once())
+        return;
+    sigset_t old; /* the stream mutex is held in there (async-signals.h) */
+    int blocked = pprt_block_async_signals(&old);
     struct pp_channel *ch = pprt_stream_attach(&producer_ops);
+    pprt_restore_signals(blocked, &old);
     if (ch == NULL) {
         go_late();
         return;
@@ -271,6 +283,19 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
          * storing would corrupt the chunk being swapped or feed an
          * analyzer its own events. */
         count_late(1);
+        return;
+    }
+    if (pprt_is_set_up() && getpid() != pprt_process_pid()) {
+        /* A child that shares our memory and our thread's TLS without
+         * being this process (clone(CLONE_VM) without CLONE_THREAD, a
+         * vfork child before its exec): attaching or swapping chunks there
+         * would start analyzer threads in the child or hand our channel's
+         * state to another process (the parent's own events were lost
+         * after such a child attached its thread, while the profile said
+         * exact).  Its events until its chunk filled are ours; the rest
+         * are late, with a warning (stream-encode.c). */
+        count_late(1);
+        __atomic_fetch_add(&pprt_stream.foreign, 1, __ATOMIC_RELAXED);
         return;
     }
     int saved_errno = errno;

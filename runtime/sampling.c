@@ -67,7 +67,15 @@ static int turn(int vpp)
 {
     uint64_t c = __pathprof_sample_cd;
     if (pprt_sample_rng == 0) {
-        pprt_set_up_once();
+        if (!pprt_set_up_once()) {
+            /* Sampled code (an instrumented malloc) that set-up itself
+             * called, before the rate is known (lifecycle.h): counted, as
+             * one check of a burst, and the next check turns again, so the
+             * thread's real first turn still comes after set-up. */
+            add(&pprt_sample_burst_checks, 1);
+            __pathprof_sample_cd = 0;
+            return 1;
+        }
         __atomic_store_n(&pprt_sample_used, 1, __ATOMIC_RELAXED);
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);

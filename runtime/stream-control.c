@@ -208,9 +208,28 @@ static void close_all_channels(void)
         if (pp_channel_state(ch) == PP_CH_FREE)
             continue; /* and stays so: attach needs the mutex we hold */
         struct pprt_channel_info *info = ch->extra;
+        if (ch == me && producer()->in_slow_path() && ch->current == NULL) {
+            /* A handler interrupted this thread while it waited for an
+             * empty chunk (producer.c, swap_chunk): all it wrote is
+             * published, and the wait will not resume. */
+            __atomic_store_n(&info->abandoned, 1, __ATOMIC_RELEASE);
+            continue;
+        }
         if ((ch == me && producer()->in_slow_path()) || !lock_patiently(ch)) {
             pprt_error("producer thread %u kept its event buffer locked at exit; "
                        "its unpublished events are not in the profile", info->tid);
+            /* They must not go unsaid in the STREAM section (it said exact
+             * after an exit() from a handler that interrupted the slow
+             * path, tests/os-hazards.t): the calling thread's current
+             * chunk is frozen under its handler, count what it holds;
+             * another thread's is unknown, count one, as for a stale
+             * cursor. */
+            uint64_t lost = 1;
+            if (ch == me && ch->current != NULL) {
+                uint32_t n = producer()->fill(ch, ch->current);
+                lost = n > 0 ? n : 1;
+            }
+            __atomic_fetch_add(&pprt_stream.late, lost, __ATOMIC_RELAXED);
             __atomic_store_n(&info->abandoned, 1, __ATOMIC_RELEASE);
             continue;
         }

@@ -57,6 +57,26 @@ static const struct pp_analyzer *tu_section_writer(void)
     return NULL;
 }
 
+/* Coroutines (runtime/context-wrap.c): an analyzer that follows
+ * activations cannot be exact across stack switches; each switch counts as
+ * a resync, so the STREAM section says the profile is not exact. */
+static void note_context_switches(void)
+{
+    uint64_t n = load(&pprt_stream.context_switches);
+    const char *name = NULL;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers && n; k++)
+        if (pp_analyzers[pprt_config.analyzers[k]]->follows_activations)
+            name = pp_analyzers[pprt_config.analyzers[k]]->name;
+    if (name == NULL)
+        return;
+    pp_note_resync(n);
+    pprt_warning("the program switched stacks %llu times (swapcontext, setcontext: "
+                 "coroutines?), and %s rebuilds one call stack per thread from the "
+                 "stream: its k-iteration paths are not exact; path counts are "
+                 "(PATHPROF_ANALYZER=blpp, docs/streaming.md, section 2)",
+                 (unsigned long long)n, name);
+}
+
 void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
 {
     const struct pprt_stream *s = &pprt_stream;
@@ -80,6 +100,7 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
             b->failed = 1;
         }
     }
+    note_context_switches();
     encode_stream_section(b);
     ++*nsections;
 
@@ -102,6 +123,12 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      "may be low; build with -fprofile-update=atomic for exact counts "
                      "(docs/tpp.md, \"Streams\")",
                      (unsigned long long)producers, tu_name);
+    uint64_t foreign = load(&s->foreign);
+    if (foreign)
+        pprt_warning("%llu events came from a child process that shares this one's memory "
+                     "(clone(CLONE_VM) without CLONE_THREAD, or vfork before its exec) and "
+                     "are not in the profile (counted in `late`); counting mode counts them "
+                     "(docs/streaming.md, section 2)", (unsigned long long)foreign);
     uint64_t interrupted = load(&s->interrupted);
     if (interrupted)
         pprt_warning("%llu times a chunk filled up under code that still held an older "

@@ -93,6 +93,11 @@ struct pprt_stream {
     /* Stale cursors repaired (producer.c, resync_cursor); each is also one
      * `late` word: the events it cost are not known, at least one. */
     uint64_t interrupted;
+    /* swapcontext/setcontext calls (context-wrap.c): stacks switched under
+     * the analyzers' activation stacks. */
+    uint64_t context_switches;
+    /* Events of a child sharing our memory (producer.c), also `late`. */
+    uint64_t foreign;
 };
 
 extern struct pprt_stream pprt_stream;

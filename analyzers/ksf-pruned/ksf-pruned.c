@@ -87,8 +87,10 @@ static void kp_thread_end_(void *a, void *tp)
     if (t == NULL)
         return;
     kp_thread_end(&an->c, &t->t);
-    if (t->q.acts.resync)
-        pp_note_resync(t->q.acts.resync);
+    /* An orphan is a repair too: an activation invented for a path
+     * whose start the stack never saw (coroutines, lost events). */
+    if (t->q.acts.resync || t->q.acts.orphan)
+        pp_note_resync(t->q.acts.resync + t->q.acts.orphan);
     kp_seq_free(&t->q);
     free(t);
 }
@@ -133,6 +135,7 @@ static void kp_close(void *a)
 
 __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_ksf_pruned = {
     .name = "ksf-pruned",
+    .follows_activations = 1,
     .open = kp_open,
     .thread_begin = kp_thread_begin,
     .consume = kp_consume,

@@ -8,6 +8,7 @@
 #include "write.h"
 
 #include "ksf/labels.h"
+#include "analyzer-services.h"
 #include "message.h"
 
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static int by_count(const void *x, const void *y)
 
 /* Length N's record; -1 when out of memory. */
 static int write_length(const struct ss_summary *s, const struct fn_table *t,
-                        struct pprt_buf *out, uint64_t *dropped)
+                        struct pprt_buf *out, uint64_t *dropped, uint64_t *crossed)
 {
     uint32_t n = s->n;
     struct item *v = malloc((s->len ? s->len : 1) * sizeof *v);
@@ -57,6 +58,18 @@ static int write_length(const struct ss_summary *s, const struct fn_table *t,
         uint32_t j = 0;
         for (; j < n && (c[j] = fn_canonical((void *)t, l[j])) != UINT64_MAX; j++)
             ;
+        /* A sequence lies within one activation, so within one function;
+         * one that crosses into another (activation stacks led astray by
+         * coroutines, docs/streaming.md section 2) would be written as
+         * path IDs of its first function, wrong or out of range. */
+        const struct fn_range *f0 = j == n ? fn_find(t, l[0]) : NULL;
+        uint32_t same = 1;
+        while (f0 != NULL && same < n && fn_find(t, l[same]) == f0)
+            same++;
+        if (f0 != NULL && same < n) {
+            *crossed += s->e[i].count;
+            continue;
+        }
         if (j < n) {
             *dropped += s->e[i].count;
             continue;
@@ -96,7 +109,7 @@ void kp_write_section(const struct kp_core *c, uint64_t analyzers, struct pprt_b
                       uint32_t *nsections)
 {
     struct fn_table t;
-    uint64_t dropped = 0;
+    uint64_t dropped = 0, crossed = 0;
     if (fn_table_build(&t) != 0) {
         pprt_error("ksf-pruned: out of memory writing the pruned k-iteration paths");
         out->failed = 1;
@@ -126,7 +139,7 @@ void kp_write_section(const struct kp_core *c, uint64_t analyzers, struct pprt_b
     pprt_buf_u64(out, analyzers);
     pprt_buf_u64(out, c->peak);
     for (uint32_t n = 1; n <= c->k; n++)
-        if (write_length(&c->sum[n - 1], &t, out, &dropped) != 0) {
+        if (write_length(&c->sum[n - 1], &t, out, &dropped, &crossed) != 0) {
             pprt_error("ksf-pruned: out of memory writing the pruned k-iteration paths");
             out->failed = 1;
             break;
@@ -134,6 +147,13 @@ void kp_write_section(const struct kp_core *c, uint64_t analyzers, struct pprt_b
     if (dropped)
         pprt_warning("ksf-pruned: %llu counts of sequences of unknown translation units left "
                      "out", (unsigned long long)dropped);
+    if (crossed) {
+        pprt_warning("ksf-pruned: %llu counts of sequences that ran from one function into "
+                     "another left out: the activation stacks lost track of the program's "
+                     "calls (code that switches stacks?); the k-iteration paths are not exact "
+                     "(docs/streaming.md, section 2)", (unsigned long long)crossed);
+        pp_note_resync(crossed);
+    }
     pprt_buf_patch_u64(out, at, out->len - (at + 8));
     ++*nsections;
     free(t.v);

@@ -136,8 +136,8 @@ static void ksf_thread_end(void *a, void *tp)
         /* Its jobs may still be queued: the workers' k-SFs are converted
          * when the instance is merged or written. */
         an->st.threads++;
-        if (t->own->acts.resync)
-            pp_note_resync(t->own->acts.resync);
+        if (t->own->acts.resync || t->own->acts.orphan) /* an orphan is a repair too */
+            pp_note_resync(t->own->acts.resync + t->own->acts.orphan);
         ksf_owner_free(t->own);
         free(t->own);
         free(t);
@@ -147,8 +147,10 @@ static void ksf_thread_end(void *a, void *tp)
     if (t->b.f.failed)
         an->ipf.failed = 1;
     ksf_make_k_ipf(&t->b.f, an->k, &an->ipf);
-    if (t->q.acts.resync)
-        pp_note_resync(t->q.acts.resync);
+    /* An orphan is a repair too: an activation invented for a path
+     * whose start the stack never saw (coroutines, lost events). */
+    if (t->q.acts.resync || t->q.acts.orphan)
+        pp_note_resync(t->q.acts.resync + t->q.acts.orphan);
     ksf_builder_free(&t->b);
     ksf_seq_free(&t->q);
     free(t);
@@ -252,6 +254,7 @@ static uint32_t ksf_threads(void *a, pid_t *tids, uint32_t max)
 
 __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_ksf = {
     .name = "ksf",
+    .follows_activations = 1,
     .open = ksf_open,
     .thread_begin = ksf_thread_begin,
     .consume = ksf_consume,

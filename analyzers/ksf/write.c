@@ -105,6 +105,13 @@ struct writer {
     size_t ntmp, cap;
     int failed;
     int unknown; /* a label of no function was met (the forest was not mapped) */
+    /* Children of another function than their parent's, left out: a
+     * k-iteration path lies within one activation, so only a stream whose
+     * activations the stacks lost track of makes one (coroutines that
+     * switch stacks, docs/streaming.md section 2); the encoding gives a
+     * child its parent's function, and writing its path ID there would
+     * name another path, or one out of range, which readers reject. */
+    uint64_t crossed;
 };
 
 /* By label: canonical labels grow with (TU section, function, path ID). */
@@ -161,9 +168,15 @@ static void write_node(struct writer *w, uint32_t node, int root)
     const struct fn_range *r = fn_find(w->t, n->label);
     size_t from = w->ntmp;
     uint32_t nchildren = 0;
-    for (uint32_t c = n->child; c != 0; c = w->f->n[c].sibling, nchildren++)
+    for (uint32_t c = n->child; c != 0; c = w->f->n[c].sibling) {
+        if (r != NULL && fn_find(w->t, w->f->n[c].label) != r) {
+            w->crossed++;
+            continue;
+        }
+        nchildren++;
         if (push_tmp(w, c) != 0)
             w->failed = 1;
+    }
     /* Mapped labels are always found: r is NULL only on a broken table,
      * or in a forest written unmapped (ksf_write_section then maps it). */
     w->unknown |= r == NULL;
@@ -204,7 +217,8 @@ static int labels_are_canonical(const struct fn_table *t)
 }
 
 /* The section for forest F (labels canonical); 0, or -1 when a label of
- * F belongs to no function (OUT is then as it was). */
+ * F belongs to no function, 1 when a path crosses from one function into
+ * another (OUT is then as it was, and the latter said). */
 static int write_forest(uint32_t k, const struct ksf_forest *f, const struct fn_table *t,
                         const struct ksf_stats *st, struct pprt_buf *out)
 {
@@ -242,6 +256,18 @@ static int write_forest(uint32_t k, const struct ksf_forest *f, const struct fn_
         out->len = start;
         return -1;
     }
+    if (w.crossed && !w.failed) {
+        /* The statistics above count the nodes left out: no section at
+         * all rather than one that does not add up. */
+        out->len = start;
+        pprt_warning("ksf: %llu k-iteration paths ran from one function into another: the "
+                     "activation stacks lost track of the program's calls (a coroutine "
+                     "library or other code that switches stacks?); the k-iteration path "
+                     "forest is left out of the profile (docs/streaming.md, section 2)",
+                     (unsigned long long)w.crossed);
+        pp_note_resync(w.crossed);
+        return 1;
+    }
     if (w.failed) {
         pprt_error("ksf: out of memory writing the k-iteration path forest");
         out->failed = 1;
@@ -263,8 +289,9 @@ void ksf_write_section(uint32_t k, const struct ksf_forest *ipf, const struct ks
     if (st->lost)
         pprt_error("ksf: out of memory building k-slab forests; %llu path events were not "
                    "counted", (unsigned long long)st->lost);
-    if (labels_are_canonical(&t) && write_forest(k, ipf, &t, st, out) == 0) {
-        ++*nsections;
+    int r = labels_are_canonical(&t) ? write_forest(k, ipf, &t, st, out) : -1;
+    if (r >= 0) {
+        *nsections += r == 0;
         free(t.v);
         return;
     }
@@ -281,8 +308,8 @@ void ksf_write_section(uint32_t k, const struct ksf_forest *ipf, const struct ks
     if (dropped)
         pprt_warning("ksf: %llu path counts of unknown translation units left out of the "
                      "k-iteration path forest", (unsigned long long)dropped);
-    write_forest(k, &fin, &t, st, out); /* mapped: every label is known */
-    ++*nsections;
+    /* mapped: every label is known */
+    *nsections += write_forest(k, &fin, &t, st, out) == 0;
     free(t.v);
     ksf_forest_free(&fin);
 }
