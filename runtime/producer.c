@@ -169,8 +169,57 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
     return c;
 }
 
+/* Handler runs whose events went into the current chunk, each with the
+ * slot of its first event and that event (signal-wrap.c): checked when the
+ * chunk is published.  More than fit are counted as if overwritten: 16
+ * is more than a handler that interrupts probes can run per chunk without
+ * the profile being hopeless anyway. */
+#define HANDLER_NOTES 16
+static TLS struct handler_note {
+    uint64_t *slot;
+    uint64_t ev;
+} notes[HANDLER_NOTES];
+static TLS uint32_t nnotes;
+
+static void count_overwritten(void)
+{
+    __atomic_fetch_add(&pprt_stream.overwritten, 1, __ATOMIC_RELAXED);
+    count_late(1);
+}
+
+void pprt_note_handler_events(uint64_t *before, uintptr_t mask)
+{
+    uint64_t *after = __pathprof_cur;
+    /* Nothing emitted; no chunk; or the handler's first event went to the
+     * slow path (a chunk's first slot), or its events left the chunk
+     * (the interrupted code's cursor is then stale: resync_cursor). */
+    if (after == before || mask == 0 || in_slow || ((uintptr_t)before & mask) == 0 ||
+        ((uintptr_t)before & ~mask) != ((uintptr_t)(after - 1) & ~mask))
+        return;
+    if (nnotes == HANDLER_NOTES) {
+        count_overwritten(); /* cannot be checked: not said exact */
+        return;
+    }
+    notes[nnotes].slot = before;
+    notes[nnotes].ev = *before;
+    nnotes++;
+}
+
+void pprt_check_handler_notes(const struct pp_chunk *c, uint32_t n)
+{
+    for (uint32_t i = 0; i < nnotes; i++) {
+        const uint64_t *s = notes[i].slot;
+        /* The code the handler interrupted stored its own event over the
+         * handler's first (it had loaded the cursor before the signal). */
+        if (s >= c->ev && s < c->ev + n && *s != notes[i].ev)
+            count_overwritten();
+    }
+    nnotes = 0;
+}
+
 static void publish(struct pp_channel *ch, struct pp_chunk *c, uint32_t n)
 {
+    pprt_check_handler_notes(c, n);
     pp_channel_publish(ch, c, n);
     pp_wake_signal(&analyzer_of(ch)->wake);
 }

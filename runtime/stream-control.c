@@ -235,7 +235,9 @@ static void close_all_channels(void)
         }
         if (pp_channel_state(ch) == PP_CH_ACTIVE) {
             if (ch == me) {
-                pp_channel_publish(ch, ch->current, producer()->fill(ch, ch->current));
+                uint32_t n = producer()->fill(ch, ch->current);
+                pprt_check_handler_notes(ch->current, n);
+                pp_channel_publish(ch, ch->current, n);
                 ch->current = NULL;
             } else if (ch->current != NULL) {
                 take_tail(ch);

@@ -129,6 +129,15 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      "(clone(CLONE_VM) without CLONE_THREAD, or vfork before its exec) and "
                      "are not in the profile (counted in `late`); counting mode counts them "
                      "(docs/streaming.md, section 2)", (unsigned long long)foreign);
+    uint64_t overwritten = load(&s->overwritten);
+    if (overwritten)
+        pprt_warning("%llu runs of an instrumented signal handler came between a probe's "
+                     "load and its store of the stream cursor, and the interrupted code "
+                     "stored its own event over the handler's (counted once each in "
+                     "`late`): exclude signal handlers, and what only they call, from "
+                     "instrumentation (-fplugin-arg-pathprof-exclude=...) for an exact "
+                     "profile (docs/streaming.md, section 2)",
+                     (unsigned long long)overwritten);
     uint64_t interrupted = load(&s->interrupted);
     if (interrupted)
         pprt_warning("%llu times a chunk filled up under code that still held an older "

@@ -96,11 +96,24 @@ struct pprt_stream {
     /* swapcontext/setcontext calls (context-wrap.c): stacks switched under
      * the analyzers' activation stacks. */
     uint64_t context_switches;
+    /* Signal-handler runs whose first event the interrupted code stored
+     * over (producer.c, pprt_check_handler_notes); each also one `late`
+     * word. */
+    uint64_t overwritten;
     /* Events of a child sharing our memory (producer.c), also `late`. */
     uint64_t foreign;
 };
 
 extern struct pprt_stream pprt_stream;
+
+/* signal-wrap.c's trampoline, after the program's handler ran: BEFORE and
+ * MASK are the thread's cursor and mask when the signal came.  Notes
+ * where the handler's events went, for pprt_check_handler_notes (producer.c). */
+void pprt_note_handler_events(uint64_t *before, uintptr_t mask);
+/* Before the calling thread's chunk C, holding N events, is published:
+ * a handler's first event no longer there was overwritten by the code it
+ * interrupted (counted `interrupted` and `late`). */
+void pprt_check_handler_notes(const struct pp_chunk *c, uint32_t n);
 
 void pprt_stream_lock(void);
 void pprt_stream_unlock(void);
