@@ -96,7 +96,9 @@ prog_build() {  # BUILD BINDIR OBJDIR
         prog+=("$SRC/src/flac/$f.c")
     done
     prog+=("$FLAC_CFG/patched/encode.c" "$FLAC_CFG/patched/decode.c")
-    rm -rf "$o/lib" "$o/share" "$o/flac"
+    # the objects only: a build reading a profile (robustness's count-use
+    # and tpp) takes the .gcda files a -fprofile-generate run left here
+    rm -f "$o"/lib/*.o "$o"/share/*.o "$o"/flac/*.o
     compile_c "$b" "$o/lib" "$flags" "${lib[@]}" || return 1
     compile_c "$b" "$o/share" "$flags" "${share[@]}" || return 1
     compile_c "$b" "$o/flac" "$flags" "${prog[@]}" || return 1
