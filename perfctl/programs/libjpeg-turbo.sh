@@ -71,18 +71,28 @@ prog_build() {  # BUILD BINDIR OBJDIR
     # and tpp) takes the .gcda files a -fprofile-generate run left here
     rm -f "$o"/*/*.o
     compile_c "$b" "$o/lib" "$flags" "${lib[@]}" || return 1
-    # the programs' sources (cjpeg-static, djpeg-static, jpegtran-static)
+    # the programs' sources (cjpeg-static, djpeg-static, jpegtran-static
+    # of CMakeLists.txt). cdjpeg.c and rdswitch.c, which all three link,
+    # are compiled once, into common/, as a Makefile would: CMake
+    # compiles them once per program, and then each copy's -fprofile-
+    # generate run leaves a .gcda of its own, so the TPP builds of one
+    # function differ between the programs (their cold edges, and so
+    # their numbering) and the runtime refuses to add the second
+    # program's profile to the first's (robustness's first tpp run:
+    # "function keymatch (cdjpeg.c) differs between the accumulated
+    # profile and this run"; docs/perfctl.md, "libjpeg-turbo").
+    compile_c "$b" "$o/common" "$flags" "$SRC/cdjpeg.c" "$SRC/rdswitch.c" || return 1
     local -A progs=(
-        [cjpeg]="cjpeg cdjpeg rdgif rdppm rdswitch rdbmp rdtarga"
-        [djpeg]="djpeg cdjpeg rdcolmap rdswitch wrgif wrppm wrbmp wrtarga"
-        [jpegtran]="jpegtran cdjpeg rdswitch transupp")
+        [cjpeg]="cjpeg rdgif rdppm rdbmp rdtarga"
+        [djpeg]="djpeg rdcolmap wrgif wrppm wrbmp wrtarga"
+        [jpegtran]="jpegtran transupp")
     local srcs
     for p in cjpeg djpeg jpegtran; do
         srcs=()
         for f in ${progs[$p]}; do srcs+=("$SRC/$f.c"); done
         compile_c "$b" "$o/$p" "$flags" "${srcs[@]}" || return 1
         # shellcheck disable=SC2046
-        gcc -O2 "$o/$p"/*.o "$o"/lib/*.o -o "$2/$p" $(libs_of "$b") || return 1
+        gcc -O2 "$o/$p"/*.o "$o"/common/*.o "$o"/lib/*.o -o "$2/$p" $(libs_of "$b") || return 1
     done
 }
 prog_input() {  # WORKDIR SIZE
