@@ -25,14 +25,14 @@
 # each full-size decode's PSNR against the original (psnr.c: a lossy
 # round trip, but above the quality's floor); native's are the reference.
 #
-# Many processes (19): PATHPROF_ACCUMULATE=1 sums the profile over them,
+# Many processes (21): PATHPROF_ACCUMULATE=1 sums the profile over them,
 # except for the analyzers that keep one process's (trace, ksf-pruned;
 # ksf with PATHPROF_KSF_WORKERS): then the profile is the progressive
 # encode's (cjpeg -progressive -optimize: colour conversion, the forward
 # DCT, the statistics pass, the progressive scans), the other processes
 # writing to /dev/null (work.jpeg's header).
 PROG_KIND=loop-heavy
-PROG_DESC="sh work.jpeg: cjpeg (5 ways), djpeg (9 ways) and jpegtran (5 ways) on gen-ppm.pl's image, round trips checked by PSNR (profile summed over every process)"
+PROG_DESC="sh work.jpeg: cjpeg (5 ways), djpeg (11 runs) and jpegtran (5 ways) on gen-ppm.pl's image, round trips checked by PSNR (profile summed over every process)"
 
 prog_prepare() {
     SRC=$("$ROOT/perfctl/lib/fetch-src.sh" "$PERFCTL_SRC_DIR" libjpeg-turbo jcapimin.c)
