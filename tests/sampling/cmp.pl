@@ -43,10 +43,13 @@ sub load {
     open my $fh, '<', $file or die "cmp.pl: $file: $!\n";
     local $/;
     my $j = decode_json(<$fh>);
-    my %paths;
+    my (%paths, %seen);
     for my $f (@{ $j->{functions} }) {
+        # A header's static function compiled in several TUs is one entry
+        # per copy (zstd's ZSTD_updateRep): the copies are told apart by
+        # their order, the same in two profiles of one program's builds.
         my $key = "$f->{name}\@$f->{file}";
-        die "cmp.pl: $file: function $key twice\n" if exists $paths{$key};
+        $key .= "#" . $seen{$key} if $seen{$key}++;
         my %p = map { $_->{id} => $_ } @{ $f->{paths} };
         $paths{$key} = { checksum => $f->{checksum}, sampled => $f->{sampled}, paths => \%p };
     }
