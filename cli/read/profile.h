@@ -111,6 +111,13 @@ void profile_free(struct pp_profile *p);
 double profile_sample_scale(const struct pp_profile *p);
 /* Whether F's counts are sampled, not exact. */
 bool profile_func_sampled(const struct pp_profile *p, const struct pp_func *f);
+/* Whether a k-iteration path of LEN BL paths of F is sampled, not exact:
+ * F's are, and so are every function's sequences of two paths or more
+ * once the profile is sampled (1/N, N > 1): ksf and ksf-pruned see
+ * sequences only inside bursts (docs/sampling.md, "Stream mode"), also
+ * those of a function with no checking copy (lua's luaV_execute), whose
+ * path counts stay exact. */
+bool profile_kpath_sampled(const struct pp_profile *p, const struct pp_func *f, uint32_t len);
 
 /* Sum of all path counts of the profile (0 when the counts are broken). */
 uint64_t profile_total(const struct pp_profile *p);

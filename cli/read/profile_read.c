@@ -664,6 +664,13 @@ bool profile_func_sampled(const struct pp_profile *p, const struct pp_func *f)
     return (f->meta->flags & PATHPROF_FN_SAMPLED) != 0;
 }
 
+bool profile_kpath_sampled(const struct pp_profile *p, const struct pp_func *f, uint32_t len)
+{
+    if (profile_func_sampled(p, f))
+        return true;
+    return len >= 2 && p->has_sampling && p->sampling.sample_n != 1;
+}
+
 uint64_t profile_total(const struct pp_profile *p)
 {
     return p->total;

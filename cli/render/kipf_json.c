@@ -42,8 +42,8 @@ static void out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
     for (i = 0; i < len; i++)
         fprintf(out, "%s%" PRIu64, i ? "," : "", k->nodes[seq[i]].id);
     fprintf(out, "],\"count\":%" PRIu64, kp->count);
-    /* A sampled function's sequences were seen in bursts: estimated. */
-    if (profile_func_sampled(p, &p->funcs[k->nodes[kp->node].func])) {
+    /* Sequences seen in bursts: estimated. */
+    if (profile_kpath_sampled(p, &p->funcs[k->nodes[kp->node].func], len)) {
         struct pp_estimate e = estimate_count(p, kp->count, len);
         fputs(",\"sampled\":true", out);
         estimate_json(out, "estimate", &e);

@@ -61,7 +61,7 @@ static bool out_kpath(FILE *out, const struct pp_profile *p, const struct kpath 
     fputs("  paths", out);
     out_id_runs(out, ids, len);
     fputs("\n", out);
-    if (profile_func_sampled(p, &p->funcs[root->func])) {
+    if (profile_kpath_sampled(p, &p->funcs[root->func], len)) {
         struct pp_estimate e = estimate_count(p, kp->count, len);
         fputs("    ", out);
         estimate_text(out, &e, kp->count);

@@ -55,7 +55,7 @@ bool kprune_report_json(FILE *out, const struct pp_profile *p, const struct kpru
             fprintf(out, "%s%" PRIu64, j ? "," : "", s->ids[j]);
         fprintf(out, "],\"count\":%" PRIu64 ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64,
                 s->count, s->count - s->err, s->count);
-        if (profile_func_sampled(p, &p->funcs[s->func])) {
+        if (profile_kpath_sampled(p, &p->funcs[s->func], s->n)) {
             struct pp_estimate e = kprune_estimate(p, s);
             fputs(",\"sampled\":true", out);
             estimate_json(out, "estimate", &e);

@@ -129,7 +129,7 @@ static bool out_seq(FILE *out, const struct pp_profile *p, const struct kprune_s
     fputs("  paths", out);
     out_id_runs(out, s->ids, s->n);
     fputc('\n', out);
-    if (profile_func_sampled(p, &p->funcs[s->func])) {
+    if (profile_kpath_sampled(p, &p->funcs[s->func], s->n)) {
         struct pp_estimate e = kprune_estimate(p, s);
         fputs("    ", out);
         estimate_text(out, &e, s->count);
