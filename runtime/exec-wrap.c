@@ -91,6 +91,47 @@ static int try_exec(const char *full, char *const argv[], char *const envp[])
     return -1;
 }
 
+/* Calls TRY(candidate, CTX) for each place of FILE along PATH (or the
+ * C library's default path), as execvp searches: until TRY returns
+ * non-zero, which it returns; 0 when none did.  An empty PATH element is
+ * the current directory. */
+static int search_path(const char *file, int (*try)(const char *full, void *ctx), void *ctx)
+{
+    const char *path = getenv("PATH");
+    char dflt[256];
+    if (path == NULL) {
+        size_t n = confstr(_CS_PATH, dflt, sizeof dflt);
+        path = n > 0 && n <= sizeof dflt ? dflt : "/bin:/usr/bin";
+    }
+    char full[PATH_MAX];
+    for (const char *p = path;; p++) {
+        const char *colon = strchrnul(p, ':');
+        int n = colon == p ? snprintf(full, sizeof full, "%s", file)
+                           : snprintf(full, sizeof full, "%.*s/%s", (int)(colon - p), p, file);
+        if (n > 0 && (size_t)n < sizeof full) {
+            int r = try(full, ctx);
+            if (r)
+                return r;
+        }
+        if (*colon == '\0')
+            return 0;
+        p = colon;
+    }
+}
+
+struct exec_try {
+    char *const *argv, *const *envp;
+    int denied;
+};
+
+static int exec_candidate(const char *full, void *ctx)
+{
+    struct exec_try *t = ctx;
+    try_exec(full, t->argv, t->envp); /* returns only when it failed */
+    t->denied |= errno == EACCES;
+    return 0;
+}
+
 static int sys_execvpe(const char *file, char *const argv[], char *const envp[])
 {
     if (*file == '\0') {
@@ -99,27 +140,9 @@ static int sys_execvpe(const char *file, char *const argv[], char *const envp[])
     }
     if (strchr(file, '/'))
         return try_exec(file, argv, envp);
-    const char *path = getenv("PATH");
-    char dflt[256];
-    if (path == NULL) {
-        size_t n = confstr(_CS_PATH, dflt, sizeof dflt);
-        path = n > 0 && n <= sizeof dflt ? dflt : "/bin:/usr/bin";
-    }
-    char full[PATH_MAX];
-    int denied = 0;
-    for (const char *p = path;; p++) {
-        const char *colon = strchrnul(p, ':');
-        int n = colon == p ? snprintf(full, sizeof full, "%s", file) /* "" is "." */
-                           : snprintf(full, sizeof full, "%.*s/%s", (int)(colon - p), p, file);
-        if (n > 0 && (size_t)n < sizeof full) {
-            try_exec(full, argv, envp);
-            denied |= errno == EACCES;
-        }
-        if (*colon == '\0')
-            break;
-        p = colon;
-    }
-    errno = denied ? EACCES : ENOENT;
+    struct exec_try t = {argv, envp, 0};
+    search_path(file, exec_candidate, &t);
+    errno = t.denied ? EACCES : ENOENT;
     return -1;
 }
 
@@ -144,6 +167,12 @@ static int executable(const char *path)
     return access(path, X_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int executable_candidate(const char *full, void *ctx)
+{
+    (void)ctx;
+    return executable(full);
+}
+
 /* Would execvp find FILE?  The same PATH search, without the exec. */
 static int findable(const char *file)
 {
@@ -151,23 +180,7 @@ static int findable(const char *file)
         return 0;
     if (strchr(file, '/'))
         return executable(file);
-    const char *path = getenv("PATH");
-    char dflt[256];
-    if (path == NULL) {
-        size_t n = confstr(_CS_PATH, dflt, sizeof dflt);
-        path = n > 0 && n <= sizeof dflt ? dflt : "/bin:/usr/bin";
-    }
-    char full[PATH_MAX];
-    for (const char *p = path;; p++) {
-        const char *colon = strchrnul(p, ':');
-        int n = colon == p ? snprintf(full, sizeof full, "%s", file) /* "" is "." */
-                           : snprintf(full, sizeof full, "%.*s/%s", (int)(colon - p), p, file);
-        if (n > 0 && (size_t)n < sizeof full && executable(full))
-            return 1;
-        if (*colon == '\0')
-            return 0;
-        p = colon;
-    }
+    return search_path(file, executable_candidate, NULL);
 }
 
 /* Returns 1 when the profile was written for this exec. */
