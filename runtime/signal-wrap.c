@@ -14,8 +14,9 @@
  * runs under a trampoline that notes where the handler's first event went
  * and what it was (producer.c, pprt_note_handler_events); when the chunk
  * is published, an event no longer there means the handler's events were
- * overwritten: counted like a stale cursor (`interrupted`, `late`), so the
- * profile says it is not exact and the exit warning says why.  Nothing is
+ * overwritten: counted `late` (and in `overwritten`, which only the exit
+ * warning reads), so the profile says it is not exact and the warning
+ * says why.  Nothing is
  * repaired (the events are gone): for an exact profile, handlers are
  * excluded from instrumentation, as before.
  *
