@@ -19,7 +19,8 @@ struct pp_options pp_opts = {
   NULL, NULL, NULL, NULL,
   NULL, false, false, false,   /* ppp_file, ppp_others_none, ppp_scope_hash, ppp_total */
   false, 0, 0, NULL, true,     /* tpp, tpp_i, tpp_j, edge_profile, tpp_obvious */
-  false, false, false          /* vpp, mode_given, sampling_given */
+  false, false, false,         /* vpp, mode_given, sampling_given */
+  true                         /* loop_counts */
 };
 
 /* Parses "N" or "2^K" into *OUT; at most 2^64-1, since a path count of
@@ -220,10 +221,11 @@ parse_one (const char *key, const char *value)
       return true;
     }
   if (!strcmp (key, "verbose") || !strcmp (key, "verify")
-      || !strcmp (key, "tpp-obvious"))
+      || !strcmp (key, "tpp-obvious") || !strcmp (key, "loop-counts"))
     {
       bool *flag = !strcmp (key, "verbose") ? &pp_opts.verbose
                    : !strcmp (key, "verify") ? &pp_opts.verify
+                   : !strcmp (key, "loop-counts") ? &pp_opts.loop_counts
                                              : &pp_opts.tpp_obvious;
       if (parse_flag (value, flag))
         return true;
@@ -339,7 +341,7 @@ parse_one (const char *key, const char *value)
   error ("pathprof: unknown plugin argument %<-fplugin-arg-pathprof-%s%>; "
          "known: mode, max-paths, hash-threshold, update, const-calls, include, "
          "exclude, include-file, exclude-file, verbose, verify, sampling, vpp, ppp, ppp-others, "
-         "ppp-scope, ppp-uninteresting, tpp, tpp-obvious, edge-profile", key);
+         "ppp-scope, ppp-uninteresting, tpp, tpp-obvious, edge-profile, loop-counts", key);
   return false;
 }
 

@@ -53,6 +53,9 @@ struct pp_options {
      sampling= were on the command line (vpp implies them).  */
   bool vpp;
   bool mode_given, sampling_given;
+  /* loop-counts (default 1): count mode counts the iterations of a loop
+     whose body is one path at its exits (loop-counts.h).  */
+  bool loop_counts;
 };
 
 /* With tpp, hot path IDs stay below this bound, far from the poisoned

@@ -16,6 +16,7 @@
 #include "pathprof-abi.h"
 #include "ppp-probe.h"
 #include "tpp.h"
+#include "loop-counts.h"
 
 #include <algorithm>
 #include <map>
@@ -71,28 +72,8 @@ add_const (gimple_seq *seq, tree r, uint64_t k)
 void
 bump (const emitter *em, gimple_seq *seq, tree index)
 {
-  tree ref = build4 (ARRAY_REF, uint64_type_node, em->counters, index,
-                     NULL_TREE, NULL_TREE);
-  if (em->atomic)
-    {
-      tree addr = build_fold_addr_expr (ref);
-      if (!is_gimple_val (addr))
-        {
-          tree p = make_temp_ssa_name (TREE_TYPE (addr), NULL, "pp_ctr");
-          gimple_seq_add_stmt (seq, gimple_build_assign (p, addr));
-          addr = p;
-        }
-      /* The last argument is __ATOMIC_RELAXED: counts need no ordering.  */
-      tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
-      gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr, cst (1),
-                                                   integer_zero_node));
-      return;
-    }
-  tree old = make_temp_ssa_name (uint64_type_node, NULL, "pp_ctr");
-  tree inc = make_temp_ssa_name (uint64_type_node, NULL, "pp_ctr");
-  gimple_seq_add_stmt (seq, gimple_build_assign (old, ref));
-  gimple_seq_add_stmt (seq, gimple_build_assign (inc, PLUS_EXPR, old, cst (1)));
-  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
+  pp_add_to_counter (seq, em->counters, index,
+                     build_int_cstu (uint64_type_node, 1), em->atomic);
 }
 
 /* First counter index (array mode) or 0 (hash mode, where the runtime
@@ -644,6 +625,51 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   if (pp_opts.verbose)
     describe_probes (on_edge, at_end, eh_end);
 
+  /* Count mode: a loop whose body is one path counts its iterations at
+     its exits (loop-counts.h).  Array counters only; verify, TPP, PPP and
+     sampling keep their probes in the loop.  */
+  std::vector<pp_loop_rewrite> rewrites;
+  std::map<int, tree> r_given;      /* block index -> r on entry */
+  if (pp_opts.loop_counts && !em.stream && !em.hash && !em.ppp
+      && dag->tpp != PP_TPP_ON && !pp_opts.sampling
+      && !(lay->flags & (PATHPROF_FN_VERIFY | PATHPROF_FN_SAMPLED)))
+    {
+      std::vector<pp_path_loop> loops = pp_single_path_loops (dag);
+      for (size_t i = 0; i < loops.size (); i++)
+        {
+          std::map<edge, action>::iterator b = on_edge.find (loops[i].back);
+          if (b == on_edge.end ())
+            continue;
+          const action &a = b->second;
+          if (!a.count || a.cold || !a.reset || a.marker || !a.verify.empty ()
+              || !a.derived.empty ())
+            continue;
+          uint64_t first_inc = path_base (&em) + loops[i].to_latch + a.count_inc;
+          uint64_t steady = first_inc + a.reset_val;
+          uint64_t reset_val = a.reset_val;
+          on_edge.erase (b);
+          pp_loop_rewrite rw = pp_count_at_exits (loops[i], first_inc, steady,
+                                                  reset_val, counters, em.atomic);
+          for (size_t x = 0; x < rw.exits.size (); x++)
+            {
+              const pp_loop_rewrite::exit_site &site = rw.exits[x];
+              std::map<edge, action>::iterator it = on_edge.find (site.old_exit);
+              if (it != on_edge.end ())
+                {
+                  action moved = it->second;
+                  on_edge.erase (it);
+                  on_edge[site.new_exit] = moved;
+                }
+              r_given[site.block->index] = site.r_at;
+            }
+          rewrites.push_back (rw);
+        }
+      if (pp_opts.verbose && !rewrites.empty ())
+        inform (DECL_SOURCE_LOCATION (current_function_decl),
+                "pathprof: %qs: %u loops counted at their exits",
+                function_name (cfun), (unsigned) rewrites.size ());
+    }
+
   /* Give every edge with code a block of its own.  */
   std::map<int, action> in_block;   /* new block index -> its action */
   for (std::map<edge, action>::iterator it = on_edge.begin ();
@@ -675,7 +701,10 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           r_out[bb->index] = cst (0);
           continue;
         }
-      if (node >= 0 && dag->nodes[node].start)
+      std::map<int, tree>::iterator given = r_given.find (bb->index);
+      if (given != r_given.end ())
+        r = given->second;
+      else if (node >= 0 && dag->nodes[node].start)
         r = cst (reset[node]);
       else if (single_pred_p (bb) && r_out[single_pred (bb)->index])
         r = r_out[single_pred (bb)->index];
@@ -720,6 +749,23 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
       r_out[bb->index] = r;
     }
 
+  /* The rewritten loops' k and r on entry, at their headers.  */
+  for (size_t i = 0; i < rewrites.size (); i++)
+    {
+      const pp_loop_rewrite &rw = rewrites[i];
+      gphi *kphi = create_phi_node (rw.k, rw.header);
+      gphi *rphi = create_phi_node (rw.r_pre, rw.header);
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, rw.header->preds)
+        {
+          bool back = e->src == rw.back_block;
+          tree r = r_out[e->src->index];
+          add_phi_arg (kphi, back ? rw.k_next : cst (0), e, UNKNOWN_LOCATION);
+          add_phi_arg (rphi, back ? rw.r_pre : r ? r : cst (0), e,
+                       UNKNOWN_LOCATION);
+        }
+    }
   for (size_t i = 0; i < pad_phis.size (); i++)
     {
       edge e;
@@ -753,4 +799,32 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
           add_phi_arg (phis[i], v ? v : cst (0), e, UNKNOWN_LOCATION);
         }
     }
+}
+
+void
+pp_add_to_counter (gimple_seq *seq, tree counters, tree index, tree amount,
+                   bool atomic)
+{
+  tree ref = build4 (ARRAY_REF, uint64_type_node, counters, index,
+                     NULL_TREE, NULL_TREE);
+  if (atomic)
+    {
+      tree addr = build_fold_addr_expr (ref);
+      if (!is_gimple_val (addr))
+        {
+          tree p = make_temp_ssa_name (TREE_TYPE (addr), NULL, "pp_ctr");
+          gimple_seq_add_stmt (seq, gimple_build_assign (p, addr));
+          addr = p;
+        }
+      /* The last argument is __ATOMIC_RELAXED: counts need no ordering.  */
+      tree f = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+      gimple_seq_add_stmt (seq, gimple_build_call (f, 3, addr, amount,
+                                                   integer_zero_node));
+      return;
+    }
+  tree old = make_temp_ssa_name (uint64_type_node, NULL, "pp_ctr");
+  tree sum = make_temp_ssa_name (uint64_type_node, NULL, "pp_ctr");
+  gimple_seq_add_stmt (seq, gimple_build_assign (old, ref));
+  gimple_seq_add_stmt (seq, gimple_build_assign (sum, PLUS_EXPR, old, amount));
+  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), sum));
 }

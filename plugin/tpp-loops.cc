@@ -18,6 +18,7 @@
 #include "tpp.h"
 #include "tpp-counts.h"
 #include "dag.h"
+#include "loop-counts.h"
 #include "options.h"
 #include "pathprof-abi.h"
 
@@ -57,30 +58,6 @@ truncate_edge (pp_dag *dag, std::vector<int> *entry_dummy, int ei)
   dag->edges.push_back (d);
 }
 
-/* The natural loop of header H: H and every block that reaches one of
-   LATCHES without passing H.  */
-static std::vector<bool>
-loop_body (basic_block h, const std::vector<basic_block> &latches)
-{
-  std::vector<bool> in (last_basic_block_for_fn (cfun), false);
-  std::vector<basic_block> work (latches);
-  in[h->index] = true;
-  while (!work.empty ())
-    {
-      basic_block b = work.back ();
-      work.pop_back ();
-      if (in[b->index])
-        continue;
-      in[b->index] = true;
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, b->preds)
-        if (e->src != ENTRY_BLOCK_PTR_FOR_FN (cfun) && !in[e->src->index])
-          work.push_back (e->src);
-    }
-  return in;
-}
-
 void
 pp_tpp_disconnect_loops (pp_dag *dag, std::vector<int> *entry_dummy)
 {
@@ -115,7 +92,7 @@ pp_tpp_disconnect_loops (pp_dag *dag, std::vector<int> *entry_dummy)
       if (latches[bb->index].empty () || irreducible[bb->index])
         continue;
       basic_block h = bb;
-      std::vector<bool> in_loop = loop_body (h, latches[h->index]);
+      std::vector<bool> in_loop = pp_natural_loop_body (h, latches[h->index]);
       gcov_type hc = pp_tpp_block_count (h), in = 0;
       std::vector<edge> ends;
       edge e;
