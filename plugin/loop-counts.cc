@@ -5,7 +5,7 @@
 #include "gcc-headers.h"
 #include "loop-counts.h"
 #include "dag.h"
-#include "probes.h"
+#include "counter-add.h"
 #include "pathprof-abi.h"
 
 #include <map>

@@ -21,10 +21,6 @@ void pp_emit_path (gimple_seq *seq, tree ev);
    checking copy; one without runs instrumented always and emits inline).  */
 extern bool pp_vpp_timed;
 
-/* Appends to SEQ counters[INDEX] += AMOUNT (relaxed atomic if ATOMIC).  */
-void pp_add_to_counter (gimple_seq *seq, tree counters, tree index,
-                        tree amount, bool atomic);
-
 /* The runtime's __pathprof_hash_count, declared once per TU.  */
 tree pp_hash_count_decl (void);
 

@@ -4,7 +4,8 @@
 #   NAME -OLEVEL NATIVE PLUGIN
 # NATIVE: pass | compile-fail | exit=N | timeout
 # PLUGIN: pass | ice | compile-error | link-error | exit=N | timeout |
-#         report-error | not-run (native did not pass)
+#         report-error | not-run (native did not pass) | same-as-* (the
+#         TORTURE_SAME_AS build failed, or its profile differs)
 # Needs TORTURE_SRC, TORTURE_WORK, PP_CFLAGS, PP_LIBS (see torture/run.sh);
 # PATHPROF_CLI, if set, must read back every profile written.
 # TORTURE_CFLAGS (a sanitizer suite's) go to both builds, so that a test
@@ -81,6 +82,23 @@ if [ "$plugin" = pass ] && [ -n "${PATHPROF_CLI:-}" ] && [ -f "$work/plugin/path
     if ! "$PATHPROF_CLI" report "$work/plugin/pathprof.out" >"$work/plugin/report.log" 2>&1; then
         plugin=report-error
     fi
+fi
+# TORTURE_SAME_AS (torture/run.sh --same-as): a second plugin build with
+# these flags too must write the same profile, path for path.
+if [ "$plugin" = pass ] && [ -n "${TORTURE_SAME_AS:-}" ] && [ -f "$work/plugin/pathprof.out" ]; then
+    mkdir -p "$work/same"
+    compile "$work/same" "$PP_CFLAGS $TORTURE_SAME_AS ${TORTURE_CFLAGS:-}" "$PP_LIBS" "$@"
+    case $? in
+        0) same=$(execute "$work/same")
+           if [ "$same" != pass ]; then plugin="same-as-$same"
+           elif ! "$PATHPROF_CLI" report --json "$work/plugin/pathprof.out" >"$work/plugin/prof.json" 2>"$work/plugin/json.log" ||
+                ! "$PATHPROF_CLI" report --json "$work/same/pathprof.out" >"$work/same/prof.json" 2>"$work/same/json.log"; then
+               plugin=same-as-report-error
+           elif ! perl "$TORTURE_ROOT/tests/oracle/samepaths.pl" "$work/plugin/prof.json" "$work/same/prof.json" >"$work/same/diff.log" 2>&1; then
+               plugin=same-as-profile-differs
+           fi ;;
+        *) plugin=same-as-build-error ;;
+    esac
 fi
 echo "$name -O$olevel $native $plugin"
 # Keep the evidence of failures only.

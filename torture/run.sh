@@ -5,10 +5,14 @@
 # built) a profile that `pathprof report` reads back.
 #
 # Usage: torture/run.sh [--list FILE] [--tap] [--levels "0 2"] [--jobs N]
-#                       [--plugin-arg NAME=VALUE]...
+#                       [--plugin-arg NAME=VALUE]... [--same-as NAME=VALUE]...
 #   --list FILE   only the tests named in FILE (# comments, names without .c)
 #   --tap         print TAP, one test line per (test, -O level)
 #   --plugin-arg  adds -fplugin-arg-pathprof-NAME=VALUE (e.g. mode=stream)
+#   --same-as     also builds each test with -fplugin-arg-pathprof-NAME=VALUE
+#                 added and requires the same profile, path for path
+#                 (tests/oracle/samepaths.pl): for arguments that must not
+#                 change a count (loop-counts=0, hash-threshold=0)
 # Environment: PP_CFLAGS / PP_LIBS override `pathprof config`, PATHPROF_CLI
 #   the CLI that reads the profiles back (empty: do not read them);
 #   TORTURE_RUN_TIMEOUT (s, default 20) limits each run; TORTURE_CFLAGS go
@@ -20,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-list='' tap=0 levels="0 2" jobs=2 pargs='' tag=''
+list='' tap=0 levels="0 2" jobs=2 pargs='' tag='' same=''
 while [ $# -gt 0 ]; do
     case $1 in
         --list) list=$2; shift 2 ;;
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
         --levels) levels=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --plugin-arg) pargs="$pargs -fplugin-arg-pathprof-$2"; tag="$tag-${2//[^A-Za-z0-9=]/_}"; shift 2 ;;
+        --same-as) same="$same -fplugin-arg-pathprof-$2"; tag="$tag-same-${2//[^A-Za-z0-9=]/_}"; shift 2 ;;
         *) echo "torture/run.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
     esac
 done
@@ -57,7 +62,9 @@ if [ -z "${PATHPROF_CLI+set}" ]; then
     PATHPROF_CLI=
     [ -x "$cli" ] && PATHPROF_CLI=$cli
 fi
-export PP_CFLAGS PP_LIBS PATHPROF_CLI
+[ -z "$same" ] || [ -n "$PATHPROF_CLI" ] || bail "--same-as compares profiles: build the CLI first (make)"
+TORTURE_SAME_AS=$same TORTURE_ROOT=$root
+export PP_CFLAGS PP_LIBS PATHPROF_CLI TORTURE_SAME_AS TORTURE_ROOT
 
 if [ $tap = 1 ]; then
     torture/extract.sh build >/dev/null 2>&1 ||
@@ -91,7 +98,7 @@ for name in $names; do
 done
 
 start=$(date +%s)
-[ $tap = 1 ] || echo "torture: $ntests tests, $(wc -l <"$skipped") skipped for DejaGnu directives, $(wc -l <"$jobsfile") runs (-O${levels// /, -O}) on $jobs jobs; plugin flags: $PP_CFLAGS"
+[ $tap = 1 ] || echo "torture: $ntests tests, $(wc -l <"$skipped") skipped for DejaGnu directives, $(wc -l <"$jobsfile") runs (-O${levels// /, -O}) on $jobs jobs; plugin flags: $PP_CFLAGS${same:+; the same profile with$same}"
 xargs -P "$jobs" -L 1 torture/one.sh <"$jobsfile" >"$results.tmp"
 # Job order, so that TAP numbering and listings are stable.
 awk 'NR == FNR { r[$1 " " $2] = $0; next } { k = $2 " -O" $1; print r[k] }' \

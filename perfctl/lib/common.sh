@@ -31,6 +31,9 @@ cflags_of() {
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
         count) echo "$PP_CFLAGS ${PERFCTL_OPT:-}" ;;
         count-atomic) echo "$PP_CFLAGS -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
+        # counting mode with each one-path loop's probe left in the loop
+        # (loop-counts=0: the state before plugin/loop-counts.cc)
+        count-inloop) echo "$PP_CFLAGS -fplugin-arg-pathprof-loop-counts=0 ${PERFCTL_OPT:-}" ;;
         # counting mode with the direct edge counters (perfctl/robustness's
         # verify mode: perfctl/lib/edgeflow.pl)
         count-verify) echo "$PP_CFLAGS -fplugin-arg-pathprof-verify ${PERFCTL_OPT:-}" ;;
@@ -80,7 +83,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|count-verify|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*|count-use|tpp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|count-inloop|count-verify|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*|count-use|tpp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         pgo-gen) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         pgo) echo "${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;

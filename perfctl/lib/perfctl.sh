@@ -5,13 +5,15 @@
 
 # --- builds ---------------------------------------------------------------
 # A build is how a program is compiled; a configuration is a build plus the
-# environment it runs with. Six builds:
+# environment it runs with. The builds:
 #   native               gcc -O2
 #   fprofile-generate    GCC's edge profiler (+ value profiling), what PGO runs,
 #                        with GCC's default (single-threaded) counter updates
 #   fprofile-generate-atomic   the same with -fprofile-update=atomic
 #   count                pathprof counting mode (Ball-Larus, in-thread counters)
 #   count-atomic         the same with -fprofile-update=atomic (the plugin follows it)
+#   count-inloop         count with loop-counts=0: a one-path loop's probe stays
+#                        in the loop (what plugin/loop-counts.cc saves)
 #   stream               pathprof streaming mode: the analyzer is chosen at run time
 #   ppp                  preferential path profiling (ppp=FILE) trained on a
 #                        count run of the same workload: the hottest paths
@@ -20,7 +22,7 @@
 #                        count would hash, plain array counting elsewhere
 #   ppp-total            ppp with ppp-uninteresting=total: the other paths
 #                        only as a total per function (no hash table)
-BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic ppp ppp-hash ppp-total stream sampled sampled-stream"
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic count-inloop ppp ppp-hash ppp-total stream sampled sampled-stream"
 PERFCTL_PPP_COVER=${PERFCTL_PPP_COVER:-0.99}
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
@@ -108,7 +110,7 @@ config_build() {
     esac
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_build "${DEF_BASE[$c]}"; return; fi
     case $c in
-        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|ppp|ppp-hash|ppp-total) echo "$c" ;;
+        native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|count-inloop|ppp|ppp-hash|ppp-total) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
         ksf-[0-9]*) echo stream ;;
         sample-0|sample-10000|sample-1000|sample-100) echo sampled ;;
