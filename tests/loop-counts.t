@@ -66,11 +66,16 @@ int main(void)
 }
 C
 vec_count() { grep -c "optimized: loop vectorized" "$1" || true; }
-gcc -O3 -fopt-info-vec-optimized -c "$T/vec.c" -o "$T/vec-native.o" 2>"$T/vec-native.log"
+# (a sanitizer suite builds both with its flags: its checks may keep loops
+# from vectorizing, natively too)
+# shellcheck disable=SC2086
+"$PP_GCC" $PP_SAN_CFLAGS -O3 -fopt-info-vec-optimized -c "$T/vec.c" -o "$T/vec-native.o" 2>"$T/vec-native.log"
 # shellcheck disable=SC2086
 "$PP_GCC" $_pp_cflags -O3 -fopt-info-vec-optimized -c "$T/vec.c" -o "$T/vec-pp.o" 2>"$T/vec-pp.log"
 native=$(vec_count "$T/vec-native.log") pp=$(vec_count "$T/vec-pp.log")
-ok "-O3: native vectorizes the three loops of vec.c ($native loops)" test "$native" -ge 3
+if [ -z "$PP_SANITIZE" ]; then
+    ok "-O3: native vectorizes the three loops of vec.c ($native loops)" test "$native" -ge 3
+fi
 is "$pp" "$native" "-O3: counting mode vectorizes as many loops as native"
 pp_cc "$T/vec" "$T/vec.c" -O3 && pp_cc "$T/vec0" "$T/vec.c" -O3 -fplugin-arg-pathprof-loop-counts=0
 (cd "$T" && PATHPROF_OUT=$T/vec.prof PATHPROF_QUIET=1 ./vec; PATHPROF_OUT=$T/vec0.prof PATHPROF_QUIET=1 ./vec0)
