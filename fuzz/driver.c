@@ -6,7 +6,7 @@
  * profile's first functions, dump in every form. One input is tried as a
  * profile and as a trace: each reader refuses the other's magic at once.
  *
- * Profiles and traces end with an FNV-1a-64 of every byte before it, so
+ * Profiles and traces end with a checksum of every byte before it, so
  * almost every mutation would stop at the checksum and never reach the
  * parsers behind it. The driver therefore re-seals its input first (the
  * checksum test itself is tests/cli-damage.t's job). A crash the fuzzer
@@ -33,6 +33,9 @@
 #include "base/file_bytes.h"
 #include "graph/meta.h"
 #include "read/profile.h"
+#include "le-bytes.h"
+#include "pathprof-abi.h"
+#include "profile-checksum.h"
 #include "profile-merge.h"
 
 int pathprof_main(int argc, char **argv);
@@ -41,17 +44,20 @@ int pathprof_main(int argc, char **argv);
 #define MAX_INPUT (4u << 20)
 #define MAX_FUNCS 3
 
+/* A profile's trailer is that of the version its header names (FNV-1a-64
+ * in version 1, pprt_hash64 after: profile-checksum.h); a trace's is
+ * FNV-1a-64. */
 static void seal(unsigned char *b, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325u;
+    uint64_t h;
     size_t i;
 
     if (n < 8)
         return;
-    for (i = 0; i < n - 8; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3u;
-    }
+    if (n >= 20 && memcmp(b, PATHPROF_FILE_MAGIC, 8) == 0)
+        h = pprt_profile_checksum(pprt_get_u32(b + 8), b, n - 8);
+    else
+        h = pprt_fnv1a64(PPRT_FNV64_BASIS, b, n - 8);
     for (i = 0; i < 8; i++)
         b[n - 8 + i] = (unsigned char)(h >> (8 * i));
 }

@@ -11,7 +11,10 @@
    table itself (PATHPROF_HASH_* below), keys are ID + 1. */
 #define PATHPROF_ABI_VERSION 5u
 #define PATHPROF_META_VERSION 1u
-#define PATHPROF_FILE_VERSION 1u
+/* File version 2: the trailer is pprt_hash64 (runtime/hash64.h), eight
+   bytes a step, not version 1's FNV-1a-64; version 1 is still read. */
+#define PATHPROF_FILE_VERSION 2u
+#define PATHPROF_FILE_VERSION_OLDEST 1u
 
 #define PATHPROF_META_MAGIC "PPTM"
 #define PATHPROF_FILE_MAGIC "PATHPROF"

@@ -2,7 +2,7 @@
  * Every integer is written little-endian through bytebuf, never by copying
  * host structs, so the file is the same on any host. */
 #include "profile-encode.h"
-#include "fnv.h"
+#include "profile-checksum.h"
 #include "hash-table.h"
 #include "meta.h"
 #include "pathprof-abi.h"
@@ -262,6 +262,6 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
     pprt_buf_patch_u32(b, HDR_NSECTIONS, nsections);
     pprt_buf_patch_u64(b, HDR_PAYLOAD_SIZE, b->len - PATHPROF_FILE_HEADER_SIZE);
     if (!b->failed)
-        pprt_buf_u64(b, pprt_fnv1a64(PPRT_FNV64_BASIS, b->data, b->len));
+        pprt_buf_u64(b, pprt_profile_checksum(PATHPROF_FILE_VERSION, b->data, b->len));
     *hash_lost += t.hash_lost;
 }

@@ -9,7 +9,7 @@
 #include "profile-merge-state.h"
 #include "profile-merge-vpp.h"
 #include "profile-merge-wpp.h"
-#include "fnv.h"
+#include "profile-checksum.h"
 #include "pathprof-abi.h"
 
 #include <stdio.h>
@@ -335,6 +335,6 @@ int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
     }
     pprt_buf_patch_u32(b, start + HDR_NSECTIONS, nsections);
     pprt_buf_patch_u64(b, start + HDR_PAYLOAD_SIZE, b->len - start - PATHPROF_FILE_HEADER_SIZE);
-    pprt_buf_u64(b, pprt_fnv1a64(PPRT_FNV64_BASIS, b->data + start, b->len - start));
+    pprt_buf_u64(b, pprt_profile_checksum(PATHPROF_FILE_VERSION, b->data + start, b->len - start));
     return b->failed ? -1 : 0;
 }

@@ -4,6 +4,7 @@
  * profile-merge-tu.h). */
 #include "profile-merge-tu.h"
 #include "fnv.h"
+#include "hash64.h"
 #include "le-bytes.h"
 #include "pathprof-abi.h"
 
@@ -179,7 +180,7 @@ static int index_functions(struct pprt_merge *m, size_t t)
 static int find_tu(struct pprt_merge *m, const unsigned char *blob, uint64_t len,
                    size_t input, size_t *out, struct pprt_merge_error *err)
 {
-    uint64_t h = mg_mix(pprt_fnv1a64(PPRT_FNV64_BASIS, blob, len));
+    uint64_t h = mg_mix(pprt_hash64(blob, len));
     if (m->tu_nslots) {
         for (size_t j = h & (m->tu_nslots - 1); m->tu_slots[j]; j = (j + 1) & (m->tu_nslots - 1)) {
             const struct mg_tu *t = &m->tus[m->tu_slots[j] - 1];

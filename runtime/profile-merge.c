@@ -12,7 +12,7 @@
 #include "profile-merge-tu.h"
 #include "profile-merge-vpp.h"
 #include "profile-merge-wpp.h"
-#include "fnv.h"
+#include "profile-checksum.h"
 #include "le-bytes.h"
 #include "pathprof-abi.h"
 
@@ -34,9 +34,10 @@ static int check_envelope(const unsigned char *d, size_t len, uint32_t *nsection
                     PATHPROF_FILE_MAGIC);
     if (len < PATHPROF_FILE_HEADER_SIZE + 8)
         return mg_fail(err, "truncated: %zu bytes", len);
-    if (pprt_get_u32(d + 8) != PATHPROF_FILE_VERSION)
-        return mg_fail(err, "profile format version %u, this pathprof reads version %u",
-                    pprt_get_u32(d + 8), PATHPROF_FILE_VERSION);
+    uint32_t version = pprt_get_u32(d + 8);
+    if (version < PATHPROF_FILE_VERSION_OLDEST || version > PATHPROF_FILE_VERSION)
+        return mg_fail(err, "profile format version %u, this pathprof reads versions %u to %u",
+                    version, PATHPROF_FILE_VERSION_OLDEST, PATHPROF_FILE_VERSION);
     if (pprt_get_u32(d + 12) != PATHPROF_FILE_HEADER_SIZE)
         return mg_fail(err, "header size %u, expected %u", pprt_get_u32(d + 12),
                     PATHPROF_FILE_HEADER_SIZE);
@@ -45,7 +46,7 @@ static int check_envelope(const unsigned char *d, size_t len, uint32_t *nsection
         return mg_fail(err, "the header announces %llu payload bytes, the file holds %zu",
                     (unsigned long long)payload, len - PATHPROF_FILE_HEADER_SIZE - 8);
     uint64_t stored = pprt_get_u64(d + len - 8);
-    uint64_t computed = pprt_fnv1a64(PPRT_FNV64_BASIS, d, len - 8);
+    uint64_t computed = pprt_profile_checksum(version, d, len - 8);
     if (stored != computed)
         return mg_fail(err, "checksum mismatch (stored %016llx, computed %016llx): the file is "
                     "damaged", (unsigned long long)stored, (unsigned long long)computed);

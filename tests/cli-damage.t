@@ -39,7 +39,7 @@ damage() {
 # The envelope: magic, versions, sizes, checksum.
 damage "wrong magic" 'not a pathprof profile \(it does not start with "PATHPROF"\)' \
     field:header.magic=0x5858585858585858
-damage "wrong file version" 'profile format version 2, this pathprof reads version 1$' field:header.version=2
+damage "wrong file version" 'profile format version 3, this pathprof reads versions 1 to 2$' field:header.version=3
 damage "wrong header size" 'header size 128, expected 64$' --reseal field:header.header_size=128
 damage "unknown mode" 'profile mode 7 is not supported' --reseal field:header.mode=7
 damage "payload size beyond the file" 'truncated: the header announces 9223372036854775807 payload bytes' \

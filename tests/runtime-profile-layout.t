@@ -2,7 +2,7 @@
 # runtime-profile-layout.t - the profile written by libpathprof, byte by
 # byte: header, PROGRAM section, TU section with the blob verbatim, counts
 # from before registration, array / hash / VERIFY counters, hash counting
-# from 4 threads (table growth under contention), FNV trailer; and the
+# from 4 threads (table growth under contention), trailer checksum; and the
 # program's own stdout and exit status untouched.
 use strict;
 use warnings;
@@ -30,10 +30,10 @@ ok(-f $out, 'profile written to PATHPROF_OUT');
 is_deeply([leftovers("$dir/prof", 'basic.out')], [], 'no temporary file left');
 
 my $p = eval { read_profile($out) };
-ok($p, 'profile passes the independent reader (layout, FNV, sums)') or diag($@);
+ok($p, 'profile passes the independent reader (layout, checksum, sums)') or diag($@);
 SKIP: {
     skip 'no profile to inspect', 1 unless $p;
-    is($p->{version}, 1, 'file_version 1');
+    is($p->{version}, 2, 'file_version 2');
     is($p->{mode}, 1, 'mode count');
     ok($p->{pid} > 1, 'pid recorded');
     ok($p->{time} >= $t0 - 1 && $p->{time} <= time + 1, 'time of writing');
@@ -50,6 +50,6 @@ SKIP: {
 
 # The reader above decodes with unpack; check a few raw bytes literally too.
 my $raw = slurp($out);
-is(substr($raw, 0, 24), "PATHPROF" . pack('L<L<L<L<', 1, 64, 1, 0), 'header prefix bytes');
+is(substr($raw, 0, 24), "PATHPROF" . pack('L<L<L<L<', 2, 64, 1, 0), 'header prefix bytes');
 
 done_testing();

@@ -145,30 +145,26 @@ if [ -s "$R.out" ]; then
     # A truncated grammar inside a sound envelope: the last grammar's
     # body_len says 9 bytes more than there are.
     cp "$R.out" "$R.trunc"
-    perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
+    perl -I"$TAP_ROOT/tests/cli" -MPPWrite=reseal -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
         my ($p, $sec, $end) = (64, 0, 0);
         while ($p < length($d) - 8) { my ($tag, $r, $len) = unpack "L<L<Q<", substr($d, $p, 16);
             ($sec, $end) = ($p + 16, $p + 16 + $len) if $tag == 7; $p += 16 + $len; }
         my ($ntus) = unpack "Q<", substr($d, $sec + 16, 8); my $g = $sec + 24 + 24 * $ntus + 8; my $last;
         while ($g < $end) { $last = $g; my ($bl) = unpack "Q<", substr($d, $g + 56, 8); $g += 64 + $bl + 8; }
         my ($bl) = unpack "Q<", substr($d, $last + 56, 8); substr($d, $last + 56, 8) = pack "Q<", $bl + 9;
-        my $h = 0xcbf29ce484222325; use integer;
-        for my $c (unpack "C*", substr($d, 0, length($d) - 8)) { $h ^= $c; $h = ($h * 0x100000001b3) & 0xffffffffffffffff; }
-        substr($d, length($d) - 8, 8) = pack "Q<", $h; seek $f, 0, 0; print $f $d;' "$R.trunc"
+        $d = reseal($d); seek $f, 0, 0; print $f $d;' "$R.trunc"
     "$PP_CLI" wpp "$R.trunc" >/dev/null 2>"$R.trunc.err"
     st=$?
     like "$st $(cat "$R.trunc.err")" '^2 pathprof: .*: WPP section: .*thread 1 epoch 0: truncated' \
         "a truncated grammar is refused with exit 2, naming the thread and epoch"
     # Damage inside a sound envelope: flip a byte of the last grammar's
     # rules, then mend the file's own checksum.
-    perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
+    perl -I"$TAP_ROOT/tests/cli" -MPPWrite=reseal -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
         my ($p, $at) = (64, 0);
         while ($p < length($d) - 8) { my ($tag, $r, $len) = unpack "L<L<Q<", substr($d, $p, 16);
             $at = $p + 16 + $len - 8 - 2 if $tag == 7; $p += 16 + $len; }
         die "no WPP section" unless $at; substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0x40);
-        my $h = 0xcbf29ce484222325; use integer;
-        for my $c (unpack "C*", substr($d, 0, length($d) - 8)) { $h ^= $c; $h = ($h * 0x100000001b3) & 0xffffffffffffffff; }
-        substr($d, length($d) - 8, 8) = pack "Q<", $h; seek $f, 0, 0; print $f $d;' "$R.out"
+        $d = reseal($d); seek $f, 0, 0; print $f $d;' "$R.out"
     "$PP_CLI" wpp --expand "$R.out" >/dev/null 2>"$R.damage"
     st=$?
     like "$st $(cat "$R.damage")" '^2 pathprof: .*: WPP section: .*checksum mismatch' \

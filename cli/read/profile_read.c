@@ -23,20 +23,7 @@
 #include "graph/loops.h"
 #include "graph/path.h"
 #include "pathprof-abi.h"
-
-#define FNV1A64_BASIS 0xcbf29ce484222325ull
-#define FNV1A64_PRIME 0x100000001b3ull
-
-static uint64_t fnv1a64(const unsigned char *p, size_t n)
-{
-    uint64_t h = FNV1A64_BASIS;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= FNV1A64_PRIME;
-    }
-    return h;
-}
+#include "profile-checksum.h"
 
 /* Checks magic, versions, announced size and checksum; sets *payload_len. */
 static bool check_envelope(const unsigned char *data, size_t len, struct pp_profile *p,
@@ -56,10 +43,10 @@ static bool check_envelope(const unsigned char *data, size_t len, struct pp_prof
                        PATHPROF_FILE_HEADER_SIZE);
     c = pp_cursor_at(data, len, magic_len);
     version = pp_take_u32(&c);
-    if (version != PATHPROF_FILE_VERSION)
+    if (version < PATHPROF_FILE_VERSION_OLDEST || version > PATHPROF_FILE_VERSION)
         return pp_fail(err, "profile format version %" PRIu32
-                            ", this pathprof reads version %u",
-                       version, PATHPROF_FILE_VERSION);
+                            ", this pathprof reads versions %u to %u",
+                       version, PATHPROF_FILE_VERSION_OLDEST, PATHPROF_FILE_VERSION);
     header_size = pp_take_u32(&c);
     if (header_size != PATHPROF_FILE_HEADER_SIZE)
         return pp_fail(err, "header size %" PRIu32 ", expected %u", header_size,
@@ -80,7 +67,7 @@ static bool check_envelope(const unsigned char *data, size_t len, struct pp_prof
         return pp_fail(err, "%zu unexpected bytes after the checksum",
                        (size_t)(len - *payload_len - PATHPROF_FILE_HEADER_SIZE - 8));
     stored = pp_le64(data + len - 8);
-    computed = fnv1a64(data, len - 8);
+    computed = pprt_profile_checksum(version, data, len - 8);
     if (stored != computed)
         return pp_fail(err, "checksum mismatch (stored %016" PRIx64 ", computed %016" PRIx64
                             "): the file is damaged",

@@ -4,8 +4,9 @@
 package PPWrite;
 use strict;
 use warnings;
+no warnings 'portable';    # 64-bit hex constants (hash64 needs a 64-bit perl)
 use Exporter 'import';
-our @EXPORT_OK = qw(fnv1a64 reseal profile_bytes new_buf put);
+our @EXPORT_OK = qw(fnv1a64 hash64 trailer reseal profile_bytes new_buf put);
 
 use constant NONE => 0xffffffff;
 
@@ -23,11 +24,48 @@ sub fnv1a64 {
     return pack('V V', $lo, $hi);    # little-endian u64
 }
 
+# pprt_hash64, version 2's trailer (docs/format.md, section 3), in Perl's
+# 64-bit integers: under `use integer` a product wraps modulo 2^64
+# (Debian's perl is built with -fwrapv) and >> shifts the sign in, so
+# every shift is masked to the bits a logical shift keeps.
+sub hash64 {
+    my ($data) = @_;
+    die "hash64 needs a perl with 64-bit integers\n" unless length(pack 'j', 0) == 8;
+    my $len = length $data;
+    my @w = unpack 'Q<*', $data . ("\0" x ((8 - $len % 8) % 8));
+    use integer;
+    my ($m, $c) = (0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f);
+    my @v = (0x243f6a8885a308d3, 0x13198a2e03707344, 0xa4093822299f31d0, 0x082efa98ec4e6c89);
+    for my $i (0 .. $#w) {
+        my $x = ($v[$i % 4] ^ $w[$i]) * $m;
+        $v[$i % 4] = $x ^ (($x >> 31) & 0x1ffffffff);
+    }
+    my $h = $len * $m;
+    for my $x (@v) {
+        $h = ($h ^ $x) * $c;
+        $h ^= ($h >> 29) & 0x7ffffffff;
+    }
+    $h ^= ($h >> 32) & 0xffffffff;
+    $h *= $m;
+    $h ^= ($h >> 29) & 0x7ffffffff;
+    no integer;
+    return pack 'Q<', $h & 0xffffffffffffffff;    # little-endian u64
+}
+
+# The trailer of a profile body (header + payload): FNV-1a-64 for file
+# version 1, hash64 from version 2 on (the version at offset 8; a body
+# too short to hold one gets version 2's).
+sub trailer {
+    my ($body) = @_;
+    my $version = length($body) >= 12 ? unpack('V', substr($body, 8, 4)) : 2;
+    return $version == 1 ? fnv1a64($body) : hash64($body);
+}
+
 # Recomputes the trailer of a profile whose last 8 bytes are the checksum.
 sub reseal {
     my ($bytes) = @_;
     my $body = substr($bytes, 0, length($bytes) - 8);
-    return $body . fnv1a64($body);
+    return $body . trailer($body);
 }
 
 # A buffer that remembers where each named field was written.
@@ -226,7 +264,7 @@ sub profile_bytes {
     }
     my $f = new_buf();
     put($f, 'header.magic', 'a8', 'PATHPROF');
-    put($f, 'header.version', 'V', 1);
+    put($f, 'header.version', 'V', $p->{file_version} // 2);
     put($f, 'header.header_size', 'V', 64);
     put($f, 'header.mode', 'V', $p->{mode} // 1);
     put($f, 'header.flags', 'V', 0);
@@ -238,7 +276,7 @@ sub profile_bytes {
     put($f, 'header.reserved2', 'Q<', 0);
     append($f, $payload, '');
     push @{ $f->{map} }, ['trailer', length $f->{data}, 8];
-    $f->{data} .= fnv1a64($f->{data});
+    $f->{data} .= trailer($f->{data});
     return $f;
 }
 

@@ -2,10 +2,11 @@
 # mkprofile.pl - writes a pathprof profile for hand-made path graphs whose
 # paths are known by construction (docs/format.md), for the CLI tests.
 #
-#   mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] OUT
+#   mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] [--file-version N] OUT
 #
 # --map writes "NAME OFFSET SIZE" for every field, so a test can damage
-# exactly one field (tests/cli/patch.pl).
+# exactly one field (tests/cli/patch.pl). --file-version 1 writes the
+# first format (its FNV-1a-64 trailer), which readers still take.
 #
 # The graph of `loop` (file t.c, both scenarios) is a diamond inside a
 # while loop; node n >= 2 is GCC block bb n+20:
@@ -39,15 +40,16 @@ no warnings 'portable';    # 64-bit hex constants: Perl here has 64-bit integers
 use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2, TERMINAL => 3 };
 use constant { HASH => 1, CUT => 2, ATOMIC => 4, VERIFY => 8, LINES => 4096 };
 
-my ($scenario, $mapfile, $out) = ('basic');
+my ($scenario, $mapfile, $file_version, $out) = ('basic');
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--scenario') { $scenario = shift @ARGV }
     elsif ($a eq '--map') { $mapfile = shift @ARGV }
+    elsif ($a eq '--file-version') { $file_version = shift @ARGV }
     elsif ($a =~ /^-/) { die "mkprofile.pl: unknown option $a\n" }
     else { $out = $a }
 }
-die "usage: mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] OUT\n" unless defined $out;
+die "usage: mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] [--file-version N] OUT\n" unless defined $out;
 
 sub none_node { [$_[0], undef, 0, 0] }
 
@@ -167,6 +169,7 @@ if ($scenario eq 'basic') {
     die "mkprofile.pl: unknown scenario $scenario\n";
 }
 
+$profile{file_version} = $file_version if defined $file_version;
 my $f = profile_bytes(\%profile);
 open my $fh, '>:raw', $out or die "$out: $!\n";
 print $fh $f->{data};

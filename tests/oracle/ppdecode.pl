@@ -18,6 +18,9 @@
 use strict;
 use warnings;
 use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/../cli";
+use PPWrite ();    # hash64, the trailer of file version 2
 
 my $file = shift or die "usage: ppdecode.pl PROFILE\n";
 open my $fh, '<:raw', $file or die "$file: $!\n";
@@ -31,12 +34,16 @@ sub i64 { my ($b, $o) = @_; unpack 'q<', substr $b, $o, 8 }
 
 fail('not a pathprof profile') unless substr($data, 0, 8) eq 'PATHPROF';
 my $ver = u32($data, 8);
-fail("file version $ver, expected 1") unless $ver == 1;
+fail("file version $ver, expected 1 or 2") unless $ver == 1 || $ver == 2;
 my $hsize = u32($data, 12);
 my $nsec = u32($data, 40);
 my $psize = u64($data, 48);
 fail('size mismatch') unless length($data) == $hsize + $psize + 8;
-{    # FNV-1a-64 over header + payload, in 32-bit halves (exact in Perl numbers)
+if ($ver == 2) {    # hash64 over header + payload (docs/format.md, section 3)
+    my $want = u64($data, $hsize + $psize);
+    my $got = unpack 'Q<', PPWrite::hash64(substr($data, 0, $hsize + $psize));
+    fail(sprintf 'checksum %016x, computed %016x', $want, $got) unless $want == $got;
+} else {    # version 1: FNV-1a-64 over header + payload, in 32-bit halves (exact in Perl numbers)
     my ($hi, $lo) = (0xcbf29ce4, 0x84222325);
     for my $c (unpack 'C*', substr($data, 0, $hsize + $psize)) {
         $lo ^= $c;

@@ -14,6 +14,8 @@ use File::Basename ();
 use Cwd ();
 use POSIX ();
 use Test::More;
+use lib File::Basename::dirname(__FILE__) . "/../cli";    # PPWrite: the trailer hash of file version 2
+use PPWrite ();
 
 our @EXPORT = qw(require_runtime tmpdir build_driver build_dso build_program
                  run_prog read_profile slurp fn_counts flavour_available
@@ -212,8 +214,11 @@ sub read_profile {
     die "$file: too short\n" if length $buf < 72;
     my $trailer = unpack 'Q<', substr($buf, -8);
     my $body = substr($buf, 0, -8);
-    die sprintf("%s: FNV trailer %016x, computed %016x\n", $file, $trailer, fnv1a64($body))
-        if fnv1a64($body) != $trailer;
+    my $version = unpack 'L<', substr($body, 8, 4);
+    my $computed = $version == 1 ? fnv1a64($body) : unpack('Q<', PPWrite::hash64($body));
+    die sprintf("%s: trailer %016x, computed %016x (file version %u)\n", $file, $trailer,
+                $computed, $version)
+        if $computed != $trailer;
 
     my $p = 0;
     my %h;
