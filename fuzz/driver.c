@@ -44,9 +44,8 @@ int pathprof_main(int argc, char **argv);
 #define MAX_INPUT (4u << 20)
 #define MAX_FUNCS 3
 
-/* A profile's trailer is that of the version its header names (FNV-1a-64
- * in version 1, pprt_hash64 after: profile-checksum.h); a trace's is
- * FNV-1a-64. */
+/* A profile's or trace's trailer is that of the version its header names
+ * (FNV-1a-64 in version 1, pprt_hash64 after: profile-checksum.h). */
 static void seal(unsigned char *b, size_t n)
 {
     uint64_t h;
@@ -54,7 +53,7 @@ static void seal(unsigned char *b, size_t n)
 
     if (n < 8)
         return;
-    if (n >= 20 && memcmp(b, PATHPROF_FILE_MAGIC, 8) == 0)
+    if (n >= 20)
         h = pprt_profile_checksum(pprt_get_u32(b + 8), b, n - 8);
     else
         h = pprt_fnv1a64(PPRT_FNV64_BASIS, b, n - 8);

@@ -78,7 +78,7 @@ size=$(stat -c %s "$T/t.trace")
 at() { awk -v n="$1" '$1 == n { print $2 }' "$T/t.map"; }
 
 damage "wrong magic" 'not a pathprof trace' field:header.magic=0x5858585858585858
-damage "wrong version" 'trace format version 2, this pathprof reads version 1$' field:header.version=2
+damage "wrong version" 'trace format version 3, this pathprof reads versions 1 to 2$' field:header.version=3
 damage "wrong header size" 'header size 128, expected 64$' --reseal field:header.header_size=128
 damage "shorter than the header" 'truncated: 40 bytes, shorter than the 64-byte header$' cut:40
 damage "cut in the records" 'checksum mismatch \(stored [0-9a-f]{16}, computed [0-9a-f]{16}\): the file is damaged or truncated$' cut:300

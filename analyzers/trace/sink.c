@@ -15,7 +15,7 @@
 
 #include "analyzer-services.h"
 #include "atomic-file.h"
-#include "fnv.h"
+#include "hash64.h"
 #include "le-bytes.h"
 #include "message.h"
 #include "output-path.h"
@@ -47,7 +47,8 @@ static struct {
     bool elsewhere; /* DEST is a fallback location, not PATH */
     pid_t pid;  /* the process whose file FD is */
     pid_t parent_pid;
-    uint64_t size, hash; /* bytes written so far, their FNV-1a */
+    uint64_t size;                /* bytes written so far */
+    struct pprt_hash64_state hash; /* and their hash64 (the trailer) */
 
     unsigned char *buf; /* NULL: no memory for it, records go out directly */
     size_t len;
@@ -118,7 +119,7 @@ static bool out(const void *data, size_t len)
         abandon(err, "write");
         return false;
     }
-    sink.hash = pprt_fnv1a64(sink.hash, data, len);
+    pprt_hash64_add(&sink.hash, data, len);
     sink.size += len;
     return true;
 }
@@ -142,7 +143,7 @@ static bool out_header(void)
     pprt_set_u64(h + 24, (uint64_t)time(NULL));
     pprt_set_u64(h + 32, (uint64_t)sink.parent_pid);
     sink.size = 0;
-    sink.hash = PPRT_FNV64_BASIS;
+    pprt_hash64_begin(&sink.hash);
     return out(h, sizeof h);
 }
 
@@ -623,7 +624,7 @@ static int seal(const char **step)
     unsigned char trailer[8];
     int err;
 
-    pprt_set_u64(trailer, sink.hash);
+    pprt_set_u64(trailer, pprt_hash64_end(&sink.hash));
     if ((err = write_held(trailer, sizeof trailer)) != 0 && relocate(err))
         err = write_held(trailer, sizeof trailer);
     if (err != 0) {

@@ -20,20 +20,9 @@
 #include "base/file_bytes.h"
 #include "graph/loops.h"
 #include "pathprof-abi.h"
+#include "profile-checksum.h"
 #include "trace/format.h"
 
-#define FNV1A64_BASIS 0xcbf29ce484222325ull
-#define FNV1A64_PRIME 0x100000001b3ull
-
-static uint64_t fnv1a64(const unsigned char *p, size_t n)
-{
-    uint64_t h = FNV1A64_BASIS;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= FNV1A64_PRIME;
-    }
-    return h;
-}
 
 static const char *type_name(uint32_t type)
 {
@@ -97,9 +86,9 @@ static bool check_envelope(struct trace *t, struct pp_error *err)
                        PP_TRACE_HEADER_SIZE);
     c = pp_cursor_at(t->data, t->len, PP_TRACE_MAGIC_SIZE);
     version = pp_take_u32(&c);
-    if (version != PP_TRACE_VERSION)
-        return pp_fail(err, "trace format version %" PRIu32 ", this pathprof reads version %u",
-                       version, PP_TRACE_VERSION);
+    if (version < PP_TRACE_VERSION_OLDEST || version > PP_TRACE_VERSION)
+        return pp_fail(err, "trace format version %" PRIu32 ", this pathprof reads versions %u to %u",
+                       version, PP_TRACE_VERSION_OLDEST, PP_TRACE_VERSION);
     header_size = pp_take_u32(&c);
     if (header_size != PP_TRACE_HEADER_SIZE)
         return pp_fail(err, "header size %" PRIu32 ", expected %u", header_size,
@@ -111,7 +100,8 @@ static bool check_envelope(struct trace *t, struct pp_error *err)
         return pp_fail(err, "truncated: %zu bytes, no room for the checksum after the header",
                        t->len);
     stored = pp_le64(t->data + t->len - 8);
-    computed = fnv1a64(t->data, t->len - 8);
+    /* the same checksums as a profile's of the same version number */
+    computed = pprt_profile_checksum(version, t->data, t->len - 8);
     if (stored != computed)
         return pp_fail(err, "checksum mismatch (stored %016" PRIx64 ", computed %016" PRIx64
                             "): the file is damaged or truncated", stored, computed);

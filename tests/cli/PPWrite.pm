@@ -52,7 +52,7 @@ sub hash64 {
     return pack 'Q<', $h & 0xffffffffffffffff;    # little-endian u64
 }
 
-# The trailer of a profile body (header + payload): FNV-1a-64 for file
+# The trailer of a profile or trace body (all before it): FNV-1a-64 for file
 # version 1, hash64 from version 2 on (the version at offset 8; a body
 # too short to hold one gets version 2's).
 sub trailer {

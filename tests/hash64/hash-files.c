@@ -2,7 +2,10 @@
  * pprt_hash64 (runtime/hash64.h), for tests/hash64.t to compare with the
  * Perl implementation written from docs/format.md; with --flips, also
  * checks that changing any one byte of each file (every bit of it, one at
- * a time) changes the hash, and prints how many changes it tried. */
+ * a time) changes the hash, and prints how many changes it tried; with
+ * --pieces, hashes each file through pprt_hash64_add in pieces of 1, 2,
+ * ..., 40 bytes in turn (every offset against the 32-byte blocks) and
+ * prints what pprt_hash64_end gives, which must be the same. */
 #include "hash64.h"
 
 #include <stdio.h>
@@ -36,10 +39,18 @@ static unsigned char *slurp(const char *name, size_t *len)
 int main(int argc, char **argv)
 {
     int flips = argc > 1 && strcmp(argv[1], "--flips") == 0;
-    for (int i = 1 + flips; i < argc; i++) {
+    int pieces = argc > 1 && strcmp(argv[1], "--pieces") == 0;
+    for (int i = 1 + flips + pieces; i < argc; i++) {
         size_t len;
         unsigned char *d = slurp(argv[i], &len);
         uint64_t h = pprt_hash64(d, len);
+        if (pieces) {
+            struct pprt_hash64_state s;
+            pprt_hash64_begin(&s);
+            for (size_t at = 0, n = 1; at < len; at += n, n = n % 40 + 1)
+                pprt_hash64_add(&s, d + at, n < len - at ? n : len - at);
+            h = pprt_hash64_end(&s);
+        }
         printf("%zu %016llx\n", len, (unsigned long long)h);
         if (flips) {
             unsigned long tried = 0, same = 0;

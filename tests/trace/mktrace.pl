@@ -27,7 +27,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../cli";
-use PPWrite qw(fnv1a64);
+use PPWrite qw(trailer);
 no warnings 'portable';
 
 use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2, TERMINAL => 3 };
@@ -161,7 +161,7 @@ for my $th (@threads) {
     $i++;
 }
 push @{ $f->{map} }, ['trailer', length $f->{data}, 8];
-$f->{data} .= fnv1a64($f->{data});
+$f->{data} .= trailer($f->{data});
 
 open my $fh, '>:raw', $out or die "$out: $!\n";
 print $fh $f->{data};
