@@ -1,5 +1,6 @@
-/* hash64.h - pprt_hash64, the checksum of a version-2 profile's trailer
- * (docs/format.md, section 3) and the runtime's key for a metadata blob.
+/* hash64.h - pprt_hash64, the trailer checksum of version-2 profiles and
+ * traces (docs/format.md, sections 3 and 4) and the merge's key for a
+ * metadata blob.
  *
  * Why not FNV-1a-64 (fnv.h, version 1's trailer): it takes one byte per
  * step and each step waits for the multiply before it, about 4 cycles a

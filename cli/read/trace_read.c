@@ -23,7 +23,6 @@
 #include "profile-checksum.h"
 #include "trace/format.h"
 
-
 static const char *type_name(uint32_t type)
 {
     switch (type) {
