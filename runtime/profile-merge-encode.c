@@ -7,6 +7,7 @@
 #include "profile-merge.h"
 #include "profile-merge-input.h"
 #include "profile-merge-state.h"
+#include "profile-merge-tu.h"
 #include "profile-merge-vpp.h"
 #include "profile-merge-wpp.h"
 #include "profile-checksum.h"
@@ -43,21 +44,9 @@ static void put_text(struct pprt_buf *b, const char *s)
 
 /* qsort has no context argument; encoding is not reentrant anyway for
  * one accumulator, and these are set just before each sort. */
-static const struct pprt_merge *sort_m;
 static const uint32_t *sort_rank;      /* accumulator TU -> output TU */
 static const struct mg_plen *sort_len;
 static uint32_t sort_n;
-
-static int by_blob(const void *x, const void *y)
-{
-    const struct mg_tu *a = &sort_m->tus[*(const size_t *)x];
-    const struct mg_tu *b = &sort_m->tus[*(const size_t *)y];
-    if (a->hash != b->hash)
-        return a->hash < b->hash ? -1 : 1;
-    if (a->len != b->len)
-        return a->len < b->len ? -1 : 1;
-    return memcmp(a->blob, b->blob, a->len);
-}
 
 static int by_name(const void *x, const void *y)
 {
@@ -72,16 +61,6 @@ static int label_cmp(uint32_t tua, uint32_t fa, uint32_t tub, uint32_t fb)
     if (fa != fb)
         return fa < fb ? -1 : 1;
     return 0;
-}
-
-static int by_knode(const void *x, const void *y)
-{
-    const struct mg_knode *a = &sort_m->kipf.nodes[*(const size_t *)x];
-    const struct mg_knode *b = &sort_m->kipf.nodes[*(const size_t *)y];
-    int c = label_cmp(a->tu, a->func, b->tu, b->func);
-    if (c)
-        return c;
-    return a->path_id < b->path_id ? -1 : a->path_id > b->path_id;
 }
 
 static int by_seq(const void *x, const void *y)
@@ -138,55 +117,30 @@ static void encode_stream(struct pprt_buf *b, const struct mg_stream *s, uint32_
     end_section(b, at);
 }
 
-/* The forest in preorder, siblings by label, in the compact encoding. */
+/* The forest as it is held (canonical preorder, profile-merge-state.h), in
+ * the compact encoding: one sequential pass. */
 static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *nsections)
 {
-    size_t n = k->n;
-    size_t *nchild = calloc(n + 1, sizeof *nchild);   /* then: first child slot */
-    size_t *order = malloc((n + 1) * sizeof *order);  /* children grouped by parent */
-    unsigned char *depth = malloc(n + 1);
-    size_t *stack = malloc((k->k + 1) * sizeof *stack), *next = malloc((k->k + 1) * sizeof *next);
-    if (!nchild || !order || !depth || !stack || !next) {
-        free(nchild), free(order), free(depth), free(stack), free(next);
-        return -1;
+    uint64_t leaves = 0, depth_sum = 0;
+    uint64_t owed[MG_MAX_K + 1];
+    int d = -1;
+    for (size_t i = 0; i < k->n; i++) {
+        while (d >= 0 && owed[d] == 0)
+            d--;
+        if (d >= 0)
+            owed[d]--;
+        if (k->nodes[i].nchildren)
+            owed[++d] = k->nodes[i].nchildren;
+        else
+            leaves++, depth_sum += (uint64_t)(d + 1);
     }
-    /* Slot n stands for the forest's virtual root (parent of the roots). */
-    uint64_t leaves = 0, depth_sum = 0, nroots = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t p = k->nodes[i].parent == MG_NONE ? n : k->nodes[i].parent;
-        nchild[p]++;
-        depth[i] = p == n ? 0 : (unsigned char)(depth[p] + 1);
-    }
-    size_t *start = malloc((n + 2) * sizeof *start);
-    if (!start) {
-        free(nchild), free(order), free(depth), free(stack), free(next);
-        return -1;
-    }
-    start[0] = 0;
-    for (size_t i = 0; i <= n; i++)
-        start[i + 1] = start[i] + nchild[i];
-    for (size_t i = 0; i <= n; i++)
-        nchild[i] = start[i];
-    for (size_t i = 0; i < n; i++) {
-        size_t p = k->nodes[i].parent == MG_NONE ? n : k->nodes[i].parent;
-        order[nchild[p]++] = i;
-    }
-    for (size_t i = 0; i <= n; i++)
-        qsort(order + start[i], start[i + 1] - start[i], sizeof *order, by_knode);
-    for (size_t i = 0; i < n; i++)
-        if (start[i + 1] == start[i]) {
-            leaves++;
-            depth_sum += depth[i];
-        }
-    nroots = start[n + 1] - start[n];
-
     size_t at = begin_section(b, MG_TAG_KIPF, nsections);
     pprt_buf_u32(b, k->k);
     pprt_buf_u32(b, MG_KIPF_COMPACT);
     pprt_buf_u64(b, k->threads);
     pprt_buf_u64(b, k->events);
     pprt_buf_u64(b, k->ksf_nodes);
-    pprt_buf_u64(b, n);
+    pprt_buf_u64(b, k->n);
     pprt_buf_u64(b, k->hash_ops);
     pprt_buf_u32(b, k->nlevels);
     pprt_buf_u32(b, 0);
@@ -194,34 +148,25 @@ static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *ns
         pprt_buf_u64(b, k->levels[i]);
     pprt_buf_u64(b, leaves);
     pprt_buf_u64(b, depth_sum);
-    pprt_buf_u64(b, nroots);
-    /* Depth-first: stack[d] is the open node at depth d - 1 (n: the
-     * virtual root), next[d] the position of its next child in order[]. */
-    int d = 0;
-    stack[0] = n;
-    next[0] = start[n];
-    while (d >= 0) {
-        size_t p = stack[d];
-        if (next[d] == start[p + 1]) {
-            d--;
-            continue;
-        }
-        size_t i = order[next[d]++];
+    pprt_buf_u64(b, k->nroots);
+    d = -1;
+    for (size_t i = 0; i < k->n; i++) {
         const struct mg_knode *node = &k->nodes[i];
-        if (d == 0) {
+        while (d >= 0 && owed[d] == 0)
+            d--;
+        if (d >= 0)
+            owed[d]--;
+        else {
             pprt_buf_uleb(b, sort_rank[node->tu]);
             pprt_buf_uleb(b, node->func);
         }
         pprt_buf_uleb(b, node->path_id);
         pprt_buf_uleb(b, node->count);
-        pprt_buf_uleb(b, start[i + 1] - start[i]);
-        if (start[i + 1] > start[i]) {
-            stack[++d] = i;
-            next[d] = start[i];
-        }
+        pprt_buf_uleb(b, node->nchildren);
+        if (node->nchildren)
+            owed[++d] = node->nchildren;
     }
     end_section(b, at);
-    free(nchild), free(order), free(depth), free(stack), free(next), free(start);
     return 0;
 }
 
@@ -276,12 +221,11 @@ int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < m->ntus; i++)
-        tus[i] = i;
-    sort_m = m;
-    qsort(tus, m->ntus, sizeof *tus, by_blob);
-    for (size_t i = 0; i < m->ntus; i++)
-        rank[tus[i]] = (uint32_t)i;
+    if (mg_rank_tus(m, tus, rank) != 0) {
+        free(tus), free(rank);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
     sort_rank = rank;
 
     size_t start = b->len;

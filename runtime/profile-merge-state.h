@@ -36,23 +36,27 @@ struct mg_tu {
     size_t first_input;    /* which profile brought it (for messages) */
 };
 
-/* A k-IPF node; a root has parent MG_NONE.  Nodes are created after their
- * parent, so a parent's index is always smaller than its children's. */
+/* A k-IPF node, held in preorder: its NCHILDREN children follow it, each
+ * with its subtree.  TU is the accumulator's TU index. */
 struct mg_knode {
-    size_t parent;
-    uint32_t tu, func;     /* accumulator TU index */
+    uint32_t tu, func;
     uint64_t path_id, count;
+    uint32_t nchildren;
+    uint32_t section;      /* while an input is read: its TU section (roots) */
 };
 
+/* The forest is always canonical between inputs: preorder, siblings in
+ * ascending (TU by metadata blob, function, path ID) order, distinct.
+ * Adding an input is then one merge walk of two sorted forests
+ * (profile-merge-kipf.c), and encoding one sequential pass. */
 struct mg_kipf {
     int present;
     uint32_t k, nlevels;
     uint64_t threads, events, ksf_nodes, hash_ops;
     uint64_t *levels;      /* nlevels x {nodes, internal, children} */
     struct mg_knode *nodes;
-    size_t n, cap;
-    size_t *slots;         /* open addressing over nodes: index + 1, 0 empty */
-    size_t nslots;
+    size_t n;
+    uint64_t nroots;
 };
 
 /* One pruned sequence of n BL paths, with bounds [count - err, count]. */

@@ -428,3 +428,37 @@ int mg_read_stream(struct pprt_merge *m, struct mg_cur *c, struct pprt_merge_err
     s->present = 1;
     return 0;
 }
+
+struct tu_key {
+    uint64_t hash, len;
+    const unsigned char *blob;
+    size_t tu;
+};
+
+static int by_blob(const void *x, const void *y)
+{
+    const struct tu_key *a = x, *b = y;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return memcmp(a->blob, b->blob, a->len);
+}
+
+int mg_rank_tus(const struct pprt_merge *m, size_t *order, uint32_t *rank)
+{
+    struct tu_key *keys = malloc((m->ntus + 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (size_t i = 0; i < m->ntus; i++)
+        keys[i] = (struct tu_key){m->tus[i].hash, m->tus[i].len, m->tus[i].blob, i};
+    qsort(keys, m->ntus, sizeof *keys, by_blob);
+    for (size_t r = 0; r < m->ntus; r++) {
+        if (order)
+            order[r] = keys[r].tu;
+        if (rank)
+            rank[keys[r].tu] = (uint32_t)r;
+    }
+    free(keys);
+    return 0;
+}

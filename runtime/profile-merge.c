@@ -201,7 +201,6 @@ void pprt_merge_free(struct pprt_merge *m)
     free(m->stream.threads);
     free(m->kipf.levels);
     free(m->kipf.nodes);
-    free(m->kipf.slots);
     for (uint32_t n = 0; m->kprune.len && n < m->kprune.k; n++) {
         free(m->kprune.len[n].seqs);
         free(m->kprune.len[n].ids);

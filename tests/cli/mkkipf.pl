@@ -4,7 +4,8 @@
 # k-IPF is computed here by brute force, counting every n-gram (n <= k) of
 # each activation's stream of BL path IDs (the paper's Definition 2).
 #
-#   mkkipf.pl [--scenario fig3|copies] [--k K] [--claim-k K] [--map MAPFILE] OUT
+#   mkkipf.pl [--scenario fig3|copies] [--k K] [--claim-k K] [--reverse]
+#             [--dup-root] [--map MAPFILE] OUT
 #
 # --claim-k writes another k in the section (with its number of levels) than
 # the one the forest was built with: a damage test for depth > k.
@@ -25,6 +26,10 @@
 #
 # Nodes are written in order of first occurrence in the streams (as an
 # analyzer would), not sorted: the CLI must not depend on the order.
+# --reverse writes every node's children in the reverse of that order (a
+# second order, for tests/cli-merge-kipf.t); --dup-root writes the first
+# root and its subtree a second time, after the last (siblings with the
+# label: a damaged forest).
 # The k-SF statistics are made up (the CLI only shows them): level i has
 # 10 + i nodes, 5 internal, 9 children; hash operations 7.
 use strict;
@@ -35,17 +40,19 @@ use PPWrite qw(profile_bytes new_buf put);
 
 use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2 };
 
-my ($scenario, $k, $claim_k, $mapfile, $out) = ('fig3', 4);
+my ($scenario, $k, $claim_k, $mapfile, $out, $reverse, $dup_root) = ('fig3', 4);
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--scenario') { $scenario = shift @ARGV }
     elsif ($a eq '--k') { $k = shift @ARGV }
     elsif ($a eq '--claim-k') { $claim_k = shift @ARGV }
     elsif ($a eq '--map') { $mapfile = shift @ARGV }
+    elsif ($a eq '--reverse') { $reverse = 1 }
+    elsif ($a eq '--dup-root') { $dup_root = 1 }
     elsif ($a =~ /^-/) { die "mkkipf.pl: unknown option $a\n" }
     else { $out = $a }
 }
-die "usage: mkkipf.pl [--scenario fig3|copies] [--k K] [--map MAPFILE] OUT\n" unless defined $out;
+die "usage: mkkipf.pl [--scenario fig3|copies] [--k K] [--claim-k K] [--reverse] [--dup-root] [--map MAPFILE] OUT\n" unless defined $out;
 
 sub none_node { [$_[0], undef, 0, 0] }
 
@@ -147,9 +154,11 @@ sub emit {
     put($b, $p . 'nchildren', 'V', scalar @{ $node->{kids} });
     put($b, $p . 'reserved', 'V', 0);
     unless (@{ $node->{kids} }) { $leaves++; $depth_sum += $depth; }
-    emit($_, $depth + 1) for @{ $node->{kids} };
+    emit($_, $depth + 1) for $reverse ? reverse @{ $node->{kids} } : @{ $node->{kids} };
 }
-emit($_, 0) for @{ $forest->{kids} };
+my @roots = $reverse ? reverse @{ $forest->{kids} } : @{ $forest->{kids} };
+push @roots, $roots[0] if $dup_root;
+emit($_, 0) for @roots;
 
 put($s, 'k', 'V', $claim_k);
 put($s, 'flags', 'V', 0);
@@ -169,7 +178,7 @@ for my $i (0 .. $nlevels - 1) {
 }
 put($s, 'leaves', 'Q<', $leaves);
 put($s, 'leaf_depth_sum', 'Q<', $depth_sum);
-put($s, 'nroots', 'Q<', scalar @{ $forest->{kids} });
+put($s, 'nroots', 'Q<', scalar @roots);
 PPWrite::append($s, $b, '');
 
 my %profile = (
