@@ -1,11 +1,10 @@
-/* loop-counts.cc - counting mode: a one-path loop's iterations counted in
- * an induction variable and added to the counters at its exits (the
+/* loop-counts.cc - a one-path loop's iterations counted in an induction
+ * variable and counted (or, in stream mode, emitted) at its exits (the
  * rationale is in loop-counts.h; docs/algorithms.md proves the counts
  * equal). */
 #include "gcc-headers.h"
 #include "loop-counts.h"
 #include "dag.h"
-#include "counter-add.h"
 #include "pathprof-abi.h"
 
 #include <map>
@@ -180,7 +179,7 @@ pp_single_path_loops (const pp_dag *dag)
 
 pp_loop_rewrite
 pp_count_at_exits (const pp_path_loop &loop, uint64_t first_inc,
-                   uint64_t steady, uint64_t reset, tree counters, bool atomic)
+                   uint64_t reset, pp_exit_count_fn count_fn, void *ctx)
 {
   pp_loop_rewrite rw;
   rw.header = loop.header;
@@ -221,11 +220,9 @@ pp_count_at_exits (const pp_path_loop &loop, uint64_t first_inc,
       tree first = make_temp_ssa_name (uint64_type_node, NULL, "pp_r");
       gimple_seq_add_stmt (&seq, gimple_build_assign (
           first, PLUS_EXPR, rw.r_pre, build_int_cstu (uint64_type_node, first_inc)));
-      pp_add_to_counter (&seq, counters, first, one, atomic);
       tree later = make_temp_ssa_name (uint64_type_node, NULL, "pp_k");
       gimple_seq_add_stmt (&seq, gimple_build_assign (later, MINUS_EXPR, rw.k, one));
-      pp_add_to_counter (&seq, counters, build_int_cstu (uint64_type_node, steady),
-                         later, atomic);
+      count_fn (&seq, first, later, ctx);
       gsi = gsi_last_bb (count);
       gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
 

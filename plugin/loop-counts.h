@@ -1,6 +1,7 @@
-/* loop-counts.h - counting mode: the iterations of a loop whose body is one
- * path, counted in a register and added to the counters at its exits
- * (docs/algorithms.md, "Loops counted at their exits").
+/* loop-counts.h - the iterations of a loop whose body is one path,
+ * counted in a register and added to the counters at its exits, or in
+ * stream mode emitted there as one RUN marker (docs/algorithms.md, "Loops
+ * counted at their exits").
  *
  * A loop whose body, from its header to its back edge, is one Ball-Larus
  * path ends a path at the back edge on every iteration, and the counter it
@@ -67,13 +68,19 @@ struct pp_loop_rewrite {
   std::vector<exit_site> exits;
 };
 
+/* What an exit that saw k > 0 back edges does with them, appended to
+   SEQ: FIRST is the index (counter index in counting mode, path index in
+   the TU in stream mode) of the first iteration's path, which ran once;
+   LATER = k - 1 is how many times the steady path ran after it.  CTX is
+   the caller's.  Counting mode adds to two counters; stream mode emits
+   the first path's event and a RUN marker (docs/streaming.md).  */
+typedef void (*pp_exit_count_fn) (gimple_seq *seq, tree first, tree later, void *ctx);
+
 /* Rewrites LOOP: its back edge no longer counts (the caller drops its
-   probe); each exit counts the iterations.  FIRST_INC: the counter index
-   of the first iteration's path is r at the header + FIRST_INC; STEADY:
-   the counter index of every later iteration's path; RESET: r at the
-   header after the back edge.  COUNTERS and ATOMIC as for every probe.  */
+   probe); each exit counts the iterations with COUNT (CTX passed on).
+   FIRST_INC: the index of the first iteration's path is r at the header
+   + FIRST_INC; RESET: r at the header after the back edge.  */
 pp_loop_rewrite pp_count_at_exits (const pp_path_loop &loop, uint64_t first_inc,
-                                   uint64_t steady, uint64_t reset,
-                                   tree counters, bool atomic);
+                                   uint64_t reset, pp_exit_count_fn count, void *ctx);
 
 #endif

@@ -143,6 +143,41 @@ count_path (const emitter *em, gimple_seq *seq, tree r, uint64_t inc,
   count_value (em, seq, add_const (seq, r, path_base (em) + inc), ret, end_edge);
 }
 
+/* A loop counted at its exits (loop-counts.h): what each exit does with
+   the k > 0 back edges it saw.  STEADY is the index of the path every
+   iteration after the first took.  */
+struct exit_counts {
+  const emitter *em;
+  uint64_t steady;
+};
+
+/* Counting mode: 1 to the first iteration's path, k - 1 to the steady one.  */
+static void
+add_run (gimple_seq *seq, tree first, tree later, void *ctx)
+{
+  const exit_counts *ec = (const exit_counts *) ctx;
+  bump (ec->em, seq, first);
+  pp_add_to_counter (seq, ec->em->counters, cst (ec->steady), later, ec->em->atomic);
+}
+
+/* Stream mode: the first iteration's path event, then RUN(k - 1) and the
+   steady path's event word (docs/streaming.md, section 1): three stores
+   at the exit for k iterations, where the loop stored one per iteration.
+   The body holds no call that emits (loop-counts.h), so no other event
+   of the thread falls between the iterations: the stream is the same
+   sequence.  */
+static void
+emit_run (gimple_seq *seq, tree first, tree later, void *ctx)
+{
+  const exit_counts *ec = (const exit_counts *) ctx;
+  count_value (ec->em, seq, first);
+  tree marker = make_temp_ssa_name (uint64_type_node, NULL, "pp_ev");
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+      marker, BIT_IOR_EXPR, later, cst (PATHPROF_MARK (PATHPROF_MARK_RUN, 0))));
+  pp_emit_word (seq, marker);
+  pp_emit_word (seq, add_ssa (seq, load_base (ec->em, seq, 0), cst (ec->steady)));
+}
+
 /* Stream mode: the two words of an ENTER or RESUME marker, the function's
    global index and its frame address (docs/streaming.md, section 2).  */
 void
@@ -626,12 +661,13 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
   if (pp_opts.verbose)
     describe_probes (on_edge, at_end, eh_end);
 
-  /* Count mode: a loop whose body is one path counts its iterations at
-     its exits (loop-counts.h).  Array counters only; verify, TPP, PPP and
-     sampling keep their probes in the loop.  */
+  /* A loop whose body is one path counts its iterations at its exits
+     (loop-counts.h): counting mode with array counters adds them to two
+     counters, stream mode emits them as one RUN marker.  Verify, TPP, PPP
+     and sampling (hence VPP) keep their probes in the loop.  */
   std::vector<pp_loop_rewrite> rewrites;
   std::map<int, tree> r_given;      /* block index -> r on entry */
-  if (pp_opts.loop_counts && !em.stream && !em.hash && !em.ppp
+  if (pp_opts.loop_counts && !em.hash && !em.ppp
       && dag->tpp != PP_TPP_ON && !pp_opts.sampling
       && !(lay->flags & (PATHPROF_FN_VERIFY | PATHPROF_FN_SAMPLED)))
     {
@@ -646,11 +682,10 @@ pp_instrument (const pp_dag *dag, const pp_layout *lay, tree counters)
               || !a.derived.empty ())
             continue;
           uint64_t first_inc = path_base (&em) + loops[i].to_latch + a.count_inc;
-          uint64_t steady = first_inc + a.reset_val;
-          uint64_t reset_val = a.reset_val;
+          exit_counts ec = {&em, first_inc + a.reset_val};
           on_edge.erase (b);
-          pp_loop_rewrite rw = pp_count_at_exits (loops[i], first_inc, steady,
-                                                  reset_val, counters, em.atomic);
+          pp_loop_rewrite rw = pp_count_at_exits (loops[i], first_inc, a.reset_val,
+                                                  em.stream ? emit_run : add_run, &ec);
           for (size_t x = 0; x < rw.exits.size (); x++)
             {
               const pp_loop_rewrite::exit_site &site = rw.exits[x];

@@ -96,6 +96,11 @@ struct pp_analyzer {
      * adds the in-memory counts is right (blpp).  A TU with TPP
      * functions is refused when an analyzer selected lacks it. */
     int reads_tpp;
+    /* Set by an analyzer that takes RUN markers (pathprof-abi.h: a loop
+     * counted at its exits, "W n more times") in its consume(); the
+     * others get every RUN expanded into its n events (run-expand.h),
+     * so they, and traces, see the stream one event a word. */
+    int reads_runs;
     /* 1: its write() appends the TU sections (blpp, and vpp, which counts
      * with a blpp inside unless blpp runs too); the runtime adds empty
      * ones only when no analyzer that ran does. */

@@ -53,6 +53,7 @@ static uint64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 
 static void begin_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
 {
+    info->runs = (struct pprt_run_state){0};
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
         info->stream[k] = kind(k)->thread_begin(an->inst[k], info->tid);
     __atomic_store_n(&info->begun, 1, __ATOMIC_RELEASE); /* read unlocked in service() */
@@ -77,14 +78,45 @@ static void test_sleep(uint64_t ns)
     nanosleep(&ts, NULL);
 }
 
+struct expanded {
+    struct pprt_analyzer *an;
+    struct pprt_channel_info *info;
+    uint64_t events;   /* words fed, the RUN markers expanded */
+};
+
+/* The analyzers that do not read RUN markers, fed the expanded stream. */
+static void consume_expanded(void *ctx, const uint64_t *ev, size_t n)
+{
+    struct expanded *x = ctx;
+    x->events += n;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
+        if (!kind(k)->reads_runs)
+            kind(k)->consume(x->an->inst[k], x->info->stream[k], ev, n);
+}
+
 static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
                     const uint64_t *ev, uint32_t n)
 {
     /* CPU time, not wall time: on a loaded machine the analyzer's rate
      * per core must not count the time it was not running. */
     uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
-        kind(k)->consume(an->inst[k], info->stream[k], ev, n);
+    int expand = 0;
+    for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
+        if (kind(k)->reads_runs)
+            kind(k)->consume(an->inst[k], info->stream[k], ev, n);
+        else
+            expand = 1;
+    }
+    /* The stream's events count a RUN pair as the events it stands for,
+     * as a trace holds them. */
+    uint64_t events;
+    if (expand) {
+        struct expanded x = {an, info, 0};
+        pprt_run_expand(&info->runs, ev, n, an->run_buf, PPRT_RUN_BUF_WORDS, consume_expanded, &x);
+        events = x.events;
+    } else {
+        events = pprt_run_count(&info->runs, ev, n);
+    }
     uint64_t dt = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
     an->busy_ns += dt;
     /* For producers deciding whether to help (producer.c): how long a
@@ -94,7 +126,7 @@ static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
     __atomic_store_n(&an->chunk_ns, avg - avg / 8 + dt / 8, __ATOMIC_RELAXED);
     if (pprt_config.test_delay_ns)
         test_sleep(pprt_config.test_delay_ns);
-    an->events += n;
+    an->events += events;
     __atomic_store_n(&an->chunks, an->chunks + 1, __ATOMIC_RELAXED);
 }
 

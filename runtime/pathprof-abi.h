@@ -134,6 +134,12 @@
    second hardware counter's events over the same interval (cache misses),
    the second word 0 (docs/vpp.md, "A second counter"). */
 #define PATHPROF_MARK_VPP_EVENTS 5u
+/* A loop whose body is one path, counted at its exits (loop-counts=1,
+   docs/algorithms.md): payload n, the second word a path event W (no
+   START, no RET): W happened n more times here, exactly as if n events W
+   had been written.  The runtime expands it for analyzers that do not
+   read runs (pp_analyzer.reads_runs), so they and traces see every event. */
+#define PATHPROF_MARK_RUN 6u
 #define PATHPROF_MARK(kind, payload)                                          \
     (PATHPROF_EV_MARKER | ((uint64_t)(kind) << 56) |                          \
      ((uint64_t)(payload) & ((1ull << 56) - 1)))

@@ -7,6 +7,7 @@
 #include "profile-merge.h"
 #include "profile-merge-input.h"
 #include "profile-merge-state.h"
+#include "profile-merge-kipf.h"
 #include "profile-merge-tu.h"
 #include "profile-merge-vpp.h"
 #include "profile-merge-wpp.h"
@@ -117,23 +118,10 @@ static void encode_stream(struct pprt_buf *b, const struct mg_stream *s, uint32_
     end_section(b, at);
 }
 
-/* The forest as it is held (canonical preorder, profile-merge-state.h), in
- * the compact encoding: one sequential pass. */
+/* The forest as it is held (packed, canonical: profile-merge-state.h), in
+ * the compact encoding: one pass, the roots' TUs renumbered by rank. */
 static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *nsections)
 {
-    uint64_t leaves = 0, depth_sum = 0;
-    uint64_t owed[MG_MAX_K + 1];
-    int d = -1;
-    for (size_t i = 0; i < k->n; i++) {
-        while (d >= 0 && owed[d] == 0)
-            d--;
-        if (d >= 0)
-            owed[d]--;
-        if (k->nodes[i].nchildren)
-            owed[++d] = k->nodes[i].nchildren;
-        else
-            leaves++, depth_sum += (uint64_t)(d + 1);
-    }
     size_t at = begin_section(b, MG_TAG_KIPF, nsections);
     pprt_buf_u32(b, k->k);
     pprt_buf_u32(b, MG_KIPF_COMPACT);
@@ -146,26 +134,10 @@ static int encode_kipf(struct pprt_buf *b, const struct mg_kipf *k, uint32_t *ns
     pprt_buf_u32(b, 0);
     for (size_t i = 0; i < 3 * (size_t)k->nlevels; i++)
         pprt_buf_u64(b, k->levels[i]);
-    pprt_buf_u64(b, leaves);
-    pprt_buf_u64(b, depth_sum);
+    pprt_buf_u64(b, k->leaves);
+    pprt_buf_u64(b, k->depth_sum);
     pprt_buf_u64(b, k->nroots);
-    d = -1;
-    for (size_t i = 0; i < k->n; i++) {
-        const struct mg_knode *node = &k->nodes[i];
-        while (d >= 0 && owed[d] == 0)
-            d--;
-        if (d >= 0)
-            owed[d]--;
-        else {
-            pprt_buf_uleb(b, sort_rank[node->tu]);
-            pprt_buf_uleb(b, node->func);
-        }
-        pprt_buf_uleb(b, node->path_id);
-        pprt_buf_uleb(b, node->count);
-        pprt_buf_uleb(b, node->nchildren);
-        if (node->nchildren)
-            owed[++d] = node->nchildren;
-    }
+    mg_kipf_put_forest(k, sort_rank, b);
     end_section(b, at);
     return 0;
 }

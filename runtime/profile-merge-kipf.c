@@ -1,6 +1,6 @@
 /* profile-merge-kipf.c - an input's KIPF section added to the accumulated
  * k-IPF by one merge walk of two sorted forests (see profile-merge-kiter.h;
- * the forest's canonical form is in profile-merge-state.h).
+ * the accumulator's packed canonical form is in profile-merge-state.h).
  *
  * Why a walk and not a table: a k = 8 forest of a real program has
  * millions of nodes, and every process that accumulates into a profile
@@ -8,7 +8,10 @@
  * exit.  Finding each node in a hash table cost two dependent cache misses
  * a node and 79% of the merge's time (docs/performance.md, "Accumulated
  * k-IPFs"); the walk reads both forests and writes their sum front to
- * back, with no lookup at all.
+ * back, with no lookup at all.  Why packed: the accumulated forest is the
+ * big one and the run's the small one, so the accumulated forest stays in
+ * the compact encoding it was read in; a subtree the other input does not
+ * touch is copied as bytes, and only the nodes both have are decoded.
  *
  * Exactness: two forests are unions of labelled root-to-node sequences.
  * With the siblings of every node sorted and distinct in both, merging
@@ -17,169 +20,126 @@
  * forest once, so each node of the result is a sequence of one or both
  * and its count the sum of its counts there. */
 #include "profile-merge-kiter.h"
+#include "profile-merge-kipf.h"
 #include "profile-merge-tu.h"
 #include "le-bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The input's forest, decoded and checked, in the input's own preorder;
- * size[i] counts node i's subtree, itself included. */
-struct in_forest {
-    struct mg_knode *nodes;
-    size_t *size;
-    size_t n, cap, size_cap;
-};
-
-/* A node's place among its siblings: its TU's canonical rank, then
- * function and path ID.  AT is where it is in its forest. */
-struct label {
-    uint32_t rank, func;
-    uint64_t path_id;
-    size_t at;
-    size_t from;   /* input labels: which parent (at depth 0, TU section) */
-};
-
-static int label_cmp(const struct label *x, const struct label *y)
+/* The first input into an empty accumulator, when it is compact and
+ * canonical (what `pathprof merge` and every accumulation write): taken
+ * as it is, the roots' TU sections renumbered to the accumulator's, every
+ * node checked as read_forest checks it.  1 taken, 0 not (any damage or
+ * another order: read_forest then reads the same bytes and says what is
+ * wrong, or sorts them), -1 out of memory. */
+static int adopt(struct pprt_merge *m, struct mg_cur *c, const size_t *tumap, size_t ntus,
+                 uint32_t kk, uint64_t kipf_nodes, uint64_t nroots, uint64_t want_leaves,
+                 uint64_t want_depth_sum, const uint32_t *rank)
 {
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    if (x->func != y->func)
-        return x->func < y->func ? -1 : 1;
-    return x->path_id < y->path_id ? -1 : x->path_id > y->path_id;
-}
-
-/* Equal labels by parent: two from one parent sit side by side. */
-static int by_label(const void *x, const void *y)
-{
-    const struct label *a = x, *b = y;
-    int c = label_cmp(a, b);
-    return c ? c : a->from < b->from ? -1 : a->from > b->from;
-}
-
-struct walk {
-    const uint32_t *rank;               /* accumulator TU -> canonical rank */
-    const struct mg_knode *a;           /* the accumulated forest */
-    size_t ai;                          /* its cursor: the next node unread */
-    const struct in_forest *b;
-    size_t nroots_b;                    /* its roots */
-    struct mg_knode *out;
-    size_t nout;
-    struct label *group[MG_MAX_K + 1];  /* the input siblings in order, by depth */
-    size_t group_cap[MG_MAX_K + 1];
-    struct pprt_merge_error *err;
-};
-
-static struct label label_of(const struct walk *w, const struct mg_knode *n, size_t at)
-{
-    return (struct label){w->rank[n->tu], n->func, n->path_id, at, 0};
-}
-
-/* The accumulated subtree at the cursor, copied as it is. */
-static void copy_a(struct walk *w)
-{
-    size_t owed = 1;
-    while (owed) {
-        const struct mg_knode *n = &w->a[w->ai++];
-        owed = owed - 1 + n->nchildren;
-        w->out[w->nout++] = *n;
+    struct mg_kipf *k = &m->kipf;
+    struct pprt_buf out = {0};
+    struct mg_kroot *roots = NULL, *root = NULL;
+    size_t roots_cap = 0, nr = 0;
+    /* COUNT: the open node's, SUM: its children's so far. */
+    struct open {
+        uint64_t owed;
+        uint32_t tu, func;
+        uint64_t id, count, sum;
+        int any;
+    } stack[MG_MAX_K + 1];
+    uint64_t seen = 0, leaves = 0, depth_sum = 0;
+    int depth = 0, ok = 1;
+    size_t start = c->pos, span = c->pos;   /* bytes not yet copied start at SPAN */
+    stack[0] = (struct open){nroots, 0, 0, 0, UINT64_MAX, 0, 0};
+    for (;;) {
+        while (ok && depth >= 0 && stack[depth].owed == 0) {
+            if (stack[depth].sum > stack[depth].count)
+                ok = 0;
+            depth--;
+        }
+        if (!ok)
+            break;
+        if (depth < 0)
+            break;
+        struct open *o = &stack[depth];
+        o->owed--;
+        uint64_t tu = o->tu, func = o->func, id, count, nchildren;
+        size_t at = c->pos;
+        if (seen++ >= kipf_nodes ||
+            (depth == 0 && (mg_get_uleb_fast(c, &tu) || mg_get_uleb_fast(c, &func))) ||
+            mg_get_uleb_fast(c, &id) || mg_get_uleb_fast(c, &count) ||
+            mg_get_uleb_fast(c, &nchildren) || tu >= ntus || func >= m->tus[tumap[tu]].nfuncs ||
+            id >= m->tus[tumap[tu]].funcs[func].npaths || count == 0 ||
+            (nchildren && depth + 1 >= (int)kk) || nchildren > kipf_nodes) {
+            ok = 0;
+            break;
+        }
+        /* Siblings strictly ascending (roots by their TU's rank). */
+        if (o->any) {
+            uint32_t r = rank[tumap[tu]], pr = rank[tumap[o->tu]];
+            if (depth > 0 ? id <= o->id
+                          : r < pr || (r == pr && (func < o->func || (func == o->func && id <= o->id)))) {
+                ok = 0;
+                break;
+            }
+        }
+        o->id = id, o->any = 1;
+        if (depth > 0 && __builtin_add_overflow(o->sum, count, &o->sum)) {
+            ok = 0;
+            break;
+        }
+        if (depth == 0) {   /* a root: its TU renumbered, the bytes before it copied */
+            o->tu = (uint32_t)tu, o->func = (uint32_t)func;
+            pprt_buf_put(&out, c->p + span, at - span);
+            span = c->pos;
+            if (root)
+                root->end = out.len, root->nodes = seen - 1 - root->nodes,
+                root->leaves = leaves - root->leaves, root->depth_sum = depth_sum - root->depth_sum;
+            if (mg_grow(&roots, &roots_cap, nr + 1, sizeof *roots) != 0) {
+                out.failed = 1;
+                break;
+            }
+            root = &roots[nr++];
+            *root = (struct mg_kroot){0, seen - 1, leaves, depth_sum};
+            pprt_buf_uleb(&out, tumap[tu]);
+            pprt_buf_uleb(&out, func);
+            pprt_buf_uleb(&out, id);
+            pprt_buf_uleb(&out, count);
+            pprt_buf_uleb(&out, nchildren);
+        }
+        if (nchildren)
+            stack[++depth] = (struct open){nchildren, (uint32_t)tu, (uint32_t)func, 0, count, 0, 0};
+        else
+            leaves++, depth_sum += (uint64_t)depth;
     }
+    if (ok && (seen != kipf_nodes || mg_left(c) || leaves != want_leaves ||
+               depth_sum != want_depth_sum))
+        ok = 0;
+    if (ok) {
+        pprt_buf_put(&out, c->p + span, c->pos - span);
+        if (root)
+            root->end = out.len, root->nodes = seen - root->nodes,
+            root->leaves = leaves - root->leaves, root->depth_sum = depth_sum - root->depth_sum;
+    }
+    if (!ok || out.failed) {
+        int oom = ok && out.failed;
+        pprt_buf_free(&out);
+        free(roots);
+        c->pos = start;
+        return oom ? -1 : 0;
+    }
+    k->packed = out.data;
+    k->len = out.len;
+    k->roots = roots;
+    k->n = seen;
+    k->nroots = nroots;
+    k->leaves = leaves;
+    k->depth_sum = depth_sum;
+    return 1;
 }
 
-/* The children of NP input nodes with one label (a run of w->group[D-1],
- * or at depth 0 the roots), in label order in w->group[D]: as they come
- * when there is one parent and the input has them sorted (what `pathprof
- * merge` writes), else sorted here (a runtime's roots come by TU section,
- * not by blob).  Equal labels come from two parents or, among the roots,
- * from two TU sections with the same metadata (one TU here): their
- * subtrees are summed.  *N: how many. */
-static struct label *input_group(struct walk *w, unsigned d, const struct label *parents,
-                                 size_t np, size_t *n)
-{
-    size_t total = 0;
-    for (size_t p = 0; p < np; p++)
-        total += d == 0 ? w->nroots_b : w->b->nodes[parents[p].at].nchildren;
-    if (mg_grow(&w->group[d], &w->group_cap[d], total, sizeof *w->group[d]) != 0) {
-        mg_fail(w->err, "out of memory");
-        return NULL;
-    }
-    struct label *g = w->group[d];
-    int sorted = np == 1;
-    size_t i = 0;
-    for (size_t p = 0; p < np; p++) {
-        size_t at = d == 0 ? 0 : parents[p].at + 1;
-        size_t nc = d == 0 ? w->nroots_b : w->b->nodes[parents[p].at].nchildren;
-        for (size_t c = 0; c < nc; c++, i++, at += w->b->size[at]) {
-            g[i] = label_of(w, &w->b->nodes[at], at);
-            g[i].from = d == 0 ? w->b->nodes[at].section : p;
-            if (i && label_cmp(&g[i - 1], &g[i]) >= 0)
-                sorted = 0;
-        }
-    }
-    if (!sorted)
-        qsort(g, total, sizeof *g, by_label);
-    *n = total;
-    return g;
-}
-
-/* The union of NA accumulated siblings at the cursor and the children of
- * the NP input nodes PARENTS (the roots at depth 0), at depth D, written
- * at w->out; *NOUT: how many. */
-static int merge(struct walk *w, unsigned d, size_t na, const struct label *parents, size_t np,
-                 uint64_t *nout)
-{
-    size_t nb = 0;
-    const struct label *g = NULL;
-    if (np && !(g = input_group(w, d, parents, np, &nb)))
-        return -1;
-    uint64_t written = 0;
-    for (size_t ja = 0, jb = 0; ja < na || jb < nb; written++) {
-        int c = jb == nb ? -1 : ja == na ? 1 : 0;
-        if (c == 0) {
-            struct label la = label_of(w, &w->a[w->ai], w->ai);
-            c = label_cmp(&la, &g[jb]);
-        }
-        if (c < 0) {
-            copy_a(w);
-            ja++;
-            continue;
-        }
-        /* The input nodes with this label: g[jb .. je). */
-        size_t je = jb + 1, at = w->nout++;
-        w->out[at] = w->b->nodes[g[jb].at];
-        uint64_t b_children = w->out[at].nchildren;
-        for (; je < nb && label_cmp(&g[jb], &g[je]) == 0; je++) {
-            const struct mg_knode *dup = &w->b->nodes[g[je].at];
-            if (g[je].from == g[je - 1].from)
-                return mg_fail(w->err, "nodes %zu and %zu: siblings with one label (function "
-                               "%u, path %llu)", g[je - 1].at, g[je].at, dup->func,
-                               (unsigned long long)dup->path_id);
-            if (mg_add(&w->out[at].count, dup->count, w->err, "k-IPF node counts") != 0)
-                return -1;
-            b_children += dup->nchildren;
-        }
-        size_t a_children = 0;
-        if (c == 0) {
-            const struct mg_knode *an = &w->a[w->ai++];
-            if (mg_add(&w->out[at].count, an->count, w->err, "k-IPF node counts") != 0)
-                return -1;
-            a_children = an->nchildren;
-            ja++;
-        }
-        uint64_t children = 0;
-        if ((a_children || b_children) &&
-            merge(w, d + 1, a_children, g + jb, b_children ? je - jb : 0, &children) != 0)
-            return -1;
-        if (children > UINT32_MAX)
-            return mg_fail(w->err, "a k-IPF node would have more than 2^32 - 1 children");
-        w->out[at].nchildren = (uint32_t)children;
-        jb = je;
-    }
-    *nout = written;
-    return 0;
-}
-
-static int add_node(struct in_forest *f, const struct mg_knode *n, struct pprt_merge_error *err)
+static int add_node(struct mg_in_forest *f, const struct mg_knode *n, struct pprt_merge_error *err)
 {
     if (mg_grow(&f->nodes, &f->cap, f->n + 1, sizeof *f->nodes) != 0 ||
         mg_grow(&f->size, &f->size_cap, f->n + 1, sizeof *f->size) != 0)
@@ -193,11 +153,13 @@ static int add_node(struct in_forest *f, const struct mg_knode *n, struct pprt_m
  * each still owes), each checked against the profile's TUs, into F. */
 static int read_forest(const struct pprt_merge *m, struct mg_cur *c, const size_t *tumap,
                        size_t ntus, uint32_t kk, uint32_t flags, uint64_t kipf_nodes,
-                       uint64_t nroots, struct in_forest *f, struct pprt_merge_error *err)
+                       uint64_t nroots, uint64_t want_leaves, uint64_t want_depth_sum,
+                       struct mg_in_forest *f, struct pprt_merge_error *err)
 {
-    struct open { size_t node; uint64_t owed; uint32_t tu, func; } stack[MG_MAX_K + 1];
+    /* SUM: the open node's children's counts so far. */
+    struct open { size_t node; uint64_t owed; uint32_t tu, func; uint64_t sum; } stack[MG_MAX_K + 1];
     int depth = 0;
-    uint64_t seen = 0;
+    uint64_t seen = 0, leaves = 0, depth_sum = 0;
     /* Room for every node announced, as far as the bytes can hold them
      * (a compact node takes 3 bytes or more, a fixed one 32). */
     size_t fit = mg_left(c) / (flags & MG_KIPF_COMPACT ? 3 : 32);
@@ -205,9 +167,14 @@ static int read_forest(const struct pprt_merge *m, struct mg_cur *c, const size_
     if (mg_grow(&f->nodes, &f->cap, want, sizeof *f->nodes) != 0 ||
         mg_grow(&f->size, &f->size_cap, want, sizeof *f->size) != 0)
         return mg_fail(err, "out of memory");
-    stack[0] = (struct open){MG_NONE, nroots, 0, 0};
+    stack[0] = (struct open){MG_NONE, nroots, 0, 0, 0};
     for (;;) {
         while (depth >= 0 && stack[depth].owed == 0) {
+            if (depth >= 1 && stack[depth].sum > f->nodes[stack[depth].node].count)
+                return mg_fail(err, "node %zu: count %llu below the sum of its children's "
+                               "(%llu)", stack[depth].node,
+                               (unsigned long long)f->nodes[stack[depth].node].count,
+                               (unsigned long long)stack[depth].sum);
             if (depth >= 2)   /* a finished subtree counts in its parent's */
                 f->size[stack[depth - 1].node] += f->size[stack[depth].node];
             depth--;
@@ -220,8 +187,9 @@ static int read_forest(const struct pprt_merge *m, struct mg_cur *c, const size_
             return mg_fail(err, "more nodes than the %llu announced",
                            (unsigned long long)kipf_nodes);
         if (flags & MG_KIPF_COMPACT) {
-            if ((depth == 0 && (mg_get_uleb(c, &tu) || mg_get_uleb(c, &func))) ||
-                mg_get_uleb(c, &id) || mg_get_uleb(c, &count) || mg_get_uleb(c, &nchildren))
+            if ((depth == 0 && (mg_get_uleb_fast(c, &tu) || mg_get_uleb_fast(c, &func))) ||
+                mg_get_uleb_fast(c, &id) || mg_get_uleb_fast(c, &count) ||
+                mg_get_uleb_fast(c, &nchildren))
                 return mg_fail(err, "node %llu truncated", (unsigned long long)seen - 1);
         } else {
             uint32_t t32, f32, n32, r32;
@@ -246,46 +214,27 @@ static int read_forest(const struct pprt_merge *m, struct mg_cur *c, const size_
                              (uint32_t)tu};
         if (add_node(f, &n, err) != 0)
             return -1;
-        if (depth >= 1 && !nchildren)
-            f->size[stack[depth].node]++;
+        if (depth >= 1) {
+            if (__builtin_add_overflow(stack[depth].sum, count, &stack[depth].sum))
+                return mg_fail(err, "node %zu: its children's counts add up to more than "
+                               "2^64 - 1", stack[depth].node);
+            if (!nchildren)
+                f->size[stack[depth].node]++;
+        }
         if (nchildren)
-            stack[++depth] = (struct open){f->n - 1, nchildren, (uint32_t)tu, (uint32_t)func};
+            stack[++depth] = (struct open){f->n - 1, nchildren, (uint32_t)tu, (uint32_t)func, 0};
+        else
+            leaves++, depth_sum += (uint64_t)depth;
     }
     if (seen != kipf_nodes || mg_left(c))
         return mg_fail(err, "the forest has %llu nodes and %zu bytes after them, the section "
                        "announces %llu", (unsigned long long)seen, mg_left(c),
                        (unsigned long long)kipf_nodes);
-    return 0;
-}
-
-/* The accumulated forest and F, merged into a new canonical forest. */
-static int merge_forests(struct pprt_merge *m, const struct in_forest *f, uint64_t nroots,
-                         struct pprt_merge_error *err)
-{
-    struct mg_kipf *k = &m->kipf;
-    struct walk w = {.a = k->nodes, .b = f, .nroots_b = (size_t)nroots, .err = err};
-    if (f->n > SIZE_MAX / sizeof *w.out - k->n - 1)
-        return mg_fail(err, "out of memory");
-    uint32_t *rank = malloc((m->ntus + 1) * sizeof *rank);
-    w.out = malloc((k->n + f->n + 1) * sizeof *w.out);
-    int rc = 0;
-    if (!rank || !w.out || mg_rank_tus(m, NULL, rank) != 0)
-        rc = mg_fail(err, "out of memory");
-    w.rank = rank;
-    uint64_t roots = 0;
-    if (rc == 0)
-        rc = merge(&w, 0, k->nroots, NULL, 1, &roots);
-    for (unsigned d = 0; d <= MG_MAX_K; d++)
-        free(w.group[d]);
-    free(rank);
-    if (rc != 0) {
-        free(w.out);
-        return rc;
-    }
-    free(k->nodes);
-    k->nodes = w.out;
-    k->n = w.nout;
-    k->nroots = roots;
+    if (leaves != want_leaves || depth_sum != want_depth_sum)
+        return mg_fail(err, "the section says %llu leaves of depths summing to %llu, the forest "
+                       "has %llu and %llu", (unsigned long long)want_leaves,
+                       (unsigned long long)want_depth_sum, (unsigned long long)leaves,
+                       (unsigned long long)depth_sum);
     return 0;
 }
 
@@ -313,9 +262,18 @@ int mg_read_kipf(struct pprt_merge *m, struct mg_cur *c, const size_t *tumap, si
         if (!(k->levels = calloc((size_t)nlevels * 3, sizeof *k->levels)))
             return mg_fail(err, "out of memory");
     }
-    for (uint32_t i = 0; i < nlevels * 3; i++, c->pos += 8)
-        if (mg_add(&k->levels[i], pprt_get_u64(c->p + c->pos), err, "k-SF level figures"))
-            return -1;
+    for (uint32_t i = 0; i < nlevels; i++) {
+        uint64_t nodes = pprt_get_u64(c->p + c->pos), internal = pprt_get_u64(c->p + c->pos + 8),
+                 children = pprt_get_u64(c->p + c->pos + 16);
+        if (internal > nodes || children < internal)
+            return mg_fail(err, "k-SF level %u: %llu nodes, %llu internal, %llu children do "
+                           "not add up", i, (unsigned long long)nodes,
+                           (unsigned long long)internal, (unsigned long long)children);
+        for (int j = 0; j < 3; j++, c->pos += 8)
+            if (mg_add(&k->levels[3 * i + j], pprt_get_u64(c->p + c->pos), err,
+                       "k-SF level figures"))
+                return -1;
+    }
     if (mg_get_u64(c, &leaves) || mg_get_u64(c, &depth_sum) || mg_get_u64(c, &nroots))
         return mg_fail(err, "truncated before the forest");
     if (mg_add(&k->threads, threads, err, "thread counts") ||
@@ -323,13 +281,28 @@ int mg_read_kipf(struct pprt_merge *m, struct mg_cur *c, const size_t *tumap, si
         mg_add(&k->ksf_nodes, ksf_nodes, err, "k-SF node counts") ||
         mg_add(&k->hash_ops, hash_ops, err, "hash operation counts"))
         return -1;
+    int first = !k->present;
     k->present = 1;
-    struct in_forest f = {0};
-    int rc = read_forest(m, c, tumap, ntus, kk, flags, kipf_nodes, nroots, &f, err);
+    uint32_t *rank = malloc((m->ntus + 1) * sizeof *rank);
+    if (!rank || mg_rank_tus(m, NULL, rank) != 0) {
+        free(rank);
+        return mg_fail(err, "out of memory");
+    }
+    int rc = 0;
+    if (first && (flags & MG_KIPF_COMPACT)) {
+        rc = adopt(m, c, tumap, ntus, kk, kipf_nodes, nroots, leaves, depth_sum, rank);
+        if (rc != 0) {
+            free(rank);
+            return rc > 0 ? 0 : mg_fail(err, "out of memory");
+        }
+    }
+    struct mg_in_forest f = {0};
+    f.nroots = nroots;
+    rc = read_forest(m, c, tumap, ntus, kk, flags, kipf_nodes, nroots, leaves, depth_sum, &f, err);
     if (rc == 0)
-        rc = merge_forests(m, &f, nroots, err);
+        rc = mg_kipf_merge(m, &f, rank, err);
     free(f.nodes);
     free(f.size);
-    (void)leaves, (void)depth_sum;
+    free(rank);
     return rc;
 }

@@ -36,27 +36,30 @@ struct mg_tu {
     size_t first_input;    /* which profile brought it (for messages) */
 };
 
-/* A k-IPF node, held in preorder: its NCHILDREN children follow it, each
- * with its subtree.  TU is the accumulator's TU index. */
-struct mg_knode {
-    uint32_t tu, func;
-    uint64_t path_id, count;
-    uint32_t nchildren;
-    uint32_t section;      /* while an input is read: its TU section (roots) */
+/* The forest is always canonical between inputs, and packed: preorder,
+ * siblings in ascending (TU by metadata blob, function, path ID) order,
+ * distinct, each node in the compact encoding of docs/format.md's KIPF
+ * (uleb path_id, count, nchildren; a root first uleb tu, func), with a
+ * root's tu the accumulator's TU index (encoding puts the rank there).
+ * Adding an input is one merge walk (profile-merge-kipf.c) that copies
+ * what the input does not touch as bytes; encoding is one pass. */
+/* A root of the packed forest: the byte after its subtree, and what the
+ * subtree holds (leaf depths from the root's), so that a root neither
+ * input changes is copied without reading its bytes. */
+struct mg_kroot {
+    size_t end;
+    uint64_t nodes, leaves, depth_sum;
 };
 
-/* The forest is always canonical between inputs: preorder, siblings in
- * ascending (TU by metadata blob, function, path ID) order, distinct.
- * Adding an input is then one merge walk of two sorted forests
- * (profile-merge-kipf.c), and encoding one sequential pass. */
 struct mg_kipf {
     int present;
     uint32_t k, nlevels;
     uint64_t threads, events, ksf_nodes, hash_ops;
     uint64_t *levels;      /* nlevels x {nodes, internal, children} */
-    struct mg_knode *nodes;
-    size_t n;
-    uint64_t nroots;
+    unsigned char *packed;
+    size_t len;
+    struct mg_kroot *roots; /* nroots of them */
+    uint64_t n, nroots, leaves, depth_sum;
 };
 
 /* One pruned sequence of n BL paths, with bounds [count - err, count]. */

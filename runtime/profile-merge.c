@@ -200,7 +200,8 @@ void pprt_merge_free(struct pprt_merge *m)
     free(m->stream.names);
     free(m->stream.threads);
     free(m->kipf.levels);
-    free(m->kipf.nodes);
+    free(m->kipf.packed);
+    free(m->kipf.roots);
     for (uint32_t n = 0; m->kprune.len && n < m->kprune.k; n++) {
         free(m->kprune.len[n].seqs);
         free(m->kprune.len[n].ids);

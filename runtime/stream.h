@@ -20,10 +20,14 @@
 #include "bytebuf.h"
 #include "config.h"
 #include "pool.h"
+#include "run-expand.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* Words of a RUN marker's copies handed to an analyzer at a time. */
+#define PPRT_RUN_BUF_WORDS 1024
 
 #pragma GCC visibility push(hidden)
 
@@ -55,6 +59,8 @@ struct pprt_analyzer {
      * that could not in RESET_REFUSED. */
     int reset_req;
     uint32_t reset_refused;
+    /* Under CONSUMING: the copies of expanded RUN markers (run-expand.h). */
+    uint64_t run_buf[PPRT_RUN_BUF_WORDS];
 };
 
 /* The runtime's part of a channel (pp_channel.extra). */
@@ -63,6 +69,7 @@ struct pprt_channel_info {
     uint32_t analyzer;  /* the analyzer whose pool holds the channel */
     /* Analyzer side only. */
     int begun;          /* thread_begin was called for this producer */
+    struct pprt_run_state runs; /* a RUN marker split between two chunks */
     int finished;       /* finalised at exit; never reused */
     void *stream[PPRT_MAX_ANALYZERS];
     /* Control side, under the stream mutex. */

@@ -60,6 +60,26 @@ is "$(perl "$ORACLE" k abc.k.json)" "$(perl "$ORACLE" k a.k.json b.k.json c.k.js
     "multi: merged, each k-iteration path's count is the sum of the three runs'"
 is "$(perl "$ORACLE" k acc.k.json)" "$(perl "$ORACLE" k a.k.json b.k.json c.k.json)" \
     "multi: accumulated at exit, the same sums"
+# Damage to the KIPF section of a compact, canonical forest (the kind
+# merged without decoding it): every damaged copy is refused with one
+# line or merges to a profile that reads back, never a crash.
+read -r from to <<<"$(perl "$ORDER" --where acc.pp)"
+mkdir -p sweep && perl "$TAP_ROOT/tests/cli/patch.pl" --sweep acc.pp sweep $(((to - from) / 100 + 1)) ||
+    fail "patch.pl --sweep"
+bad=0 checked=0
+for f in sweep/*; do
+    at=${f##*-}
+    [ "$at" -ge "$from" ] && [ "$at" -lt "$to" ] || continue
+    checked=$((checked + 1))
+    "$PP_CLI" merge -o swept.pp "$f" >/dev/null 2>swept.err
+    rc=$?
+    if [ "$rc" = 0 ]; then
+        "$PP_CLI" report --k swept.pp >/dev/null 2>&1 || { bad=$((bad + 1)); diag "$f: merged, but the result does not read"; }
+    elif [ "$rc" != 2 ] || [ "$(grep -c '' swept.err)" != 1 ]; then
+        bad=$((bad + 1)); diag "$f: exit $rc: $(head -c 300 swept.err)"
+    fi
+done
+is "$bad" 0 "damaged copies of an accumulated forest: $checked merged or refused cleanly"
 ok "multi: at least 100 distinct k-iteration paths summed ($(perl "$ORACLE" k abc.k.json | grep -c ''))" \
     test "$(perl "$ORACLE" k abc.k.json | grep -c '')" -ge 100
 done_testing

@@ -41,8 +41,13 @@ done
 for fn in with_call volatile_loop touch main; do
     ok "-O2: $fn has no loop counted at its exits" sh -c "! grep -q '.$fn.: .* loops counted' '$T/verbose.log'"
 done
-# Not in the modes whose probes must stay in the loop.
-for arg in mode=stream verify sampling=yes; do
+# Stream mode counts them too (a RUN marker at the exit, tests/stream-loop-runs.t);
+# not the modes whose probes must stay in the loop.
+# shellcheck disable=SC2086
+"$PP_GCC" $_pp_cflags -O2 -fplugin-arg-pathprof-verbose=1 -fplugin-arg-pathprof-mode=stream \
+    -c "$SRC" -o "$T/m.o" 2>"$T/verbose-stream.log"
+ok "-O2 mode=stream: fill's loop is counted at its exits" grep -q ".fill.: 1 loops counted at their exits" "$T/verbose-stream.log"
+for arg in verify sampling=yes; do
     # shellcheck disable=SC2086
     "$PP_GCC" $_pp_cflags -O2 -fplugin-arg-pathprof-verbose=1 "-fplugin-arg-pathprof-$arg" \
         -c "$SRC" -o "$T/m.o" 2>"$T/verbose-$arg.log"

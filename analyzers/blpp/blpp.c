@@ -70,7 +70,8 @@ struct blpp {
 };
 
 struct blpp_stream {
-    int skip; /* the next word is a marker's payload */
+    int skip;      /* the next word is a marker's payload */
+    uint64_t run;  /* ... of a RUN marker: that path happened RUN more times */
 };
 
 static void *blpp_open(void)
@@ -204,7 +205,7 @@ static void flat_fold(struct blpp *b)
 
 /* The event's TU is not the cached one: find it among the TUs met, else
  * ask the runtime; then cache it. */
-static void count_slow(struct blpp *b, uint64_t g)
+static void count_slow(struct blpp *b, uint64_t g, uint64_t times)
 {
     struct blpp_tu *t;
     struct blpp_range *r = find_range(b, g);
@@ -230,8 +231,26 @@ static void count_slow(struct blpp *b, uint64_t g)
     b->cache_base = t->tu_base;
     b->cache_n = t->counts.n;
     b->cache_tu = t;
-    if (pp_counts_add(&t->counts, g - t->tu_base, 1) != 0)
-        b->lost++;
+    if (pp_counts_add(&t->counts, g - t->tu_base, times) != 0)
+        b->lost += times;
+}
+
+/* The path event W of a RUN marker: counted TIMES (0 or more) at once. */
+static void count_run(struct blpp *b, uint64_t w, uint64_t times)
+{
+    uint64_t g = w & PATHPROF_EV_INDEX_MASK;
+    if (times == 0)
+        return;
+    if (g < b->nflat && b->flat[g] != 0) {
+        b->flat[g] += times;
+        return;
+    }
+    if (b->cache_tu && g - b->cache_base < b->cache_n) {
+        if (pp_counts_add(&b->cache_tu->counts, g - b->cache_base, times) != 0)
+            b->lost += times;
+        return;
+    }
+    count_slow(b, g, times);
 }
 
 static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
@@ -243,12 +262,26 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
     int skip = s->skip;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ev[i];
+        if (skip && s->run && (w & PATHPROF_EV_MARKER)) {
+            skip = 0;       /* a dropped chunk (PATHPROF_POLICY=drop) cut a RUN pair */
+            s->run = 0;
+        }
         if (skip) {
             skip = 0;
+            if (s->run) {   /* rare: one per loop exit, not per iteration */
+                count_run(b, w, s->run);
+                s->run = 0;
+                base = b->cache_base;
+                size = b->cache_n;
+                flat = b->flat;
+                nflat = b->nflat;
+            }
             continue;
         }
         if (w & PATHPROF_EV_MARKER) {
             skip = 1;
+            if (PATHPROF_MARK_KIND(w) == PATHPROF_MARK_RUN)
+                s->run = PATHPROF_MARK_PAYLOAD(w);
             continue;
         }
         uint64_t g = w & PATHPROF_EV_INDEX_MASK;
@@ -262,7 +295,7 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
                 b->lost++;
             continue;
         }
-        count_slow(b, g);
+        count_slow(b, g, 1);
         base = b->cache_base;
         size = b->cache_n;
         flat = b->flat; /* count_slow may have grown it */
@@ -278,8 +311,8 @@ static void blpp_thread_end(void *a, void *t)
 }
 
 /* A forked child accumulating (analyzer-host.h): its counts start from 0.
- * A stream's only state is the SKIP flag of a marker split between two
- * chunks: context, kept. */
+ * A stream's only state is the SKIP flag (and RUN count) of a marker
+ * split between two chunks: context, kept. */
 static int blpp_reset(void *a)
 {
     struct blpp *b = a;
@@ -514,6 +547,7 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp 
     .name = "blpp",
     .reads_ppp = 1,
     .reads_tpp = 1, /* it adds the obvious paths' in-memory counts */
+    .reads_runs = 1,
     .open = blpp_open,
     .thread_begin = blpp_thread_begin,
     .consume = blpp_consume,

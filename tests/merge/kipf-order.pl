@@ -1,14 +1,16 @@
 #!/usr/bin/perl
-# kipf-order.pl FILE - the oracle of canonical order for tests/cli-merge-kipf.t,
+# kipf-order.pl [--where] FILE - the oracle of canonical order for tests/cli-merge-kipf.t,
 # written from docs/format.md (section 3 and the KIPF section), not from the
 # C reader: walks the KIPF forest of a profile (either node encoding) and
 # prints "canonical N nodes, R roots" when every node's siblings come in
 # strictly ascending (tu, func, path_id) order, or the first node that does
 # not ("node I after a sibling with label >= its own: tu T func F path P").
+# --where prints the byte offsets of the KIPF section's body and its end.
 use strict;
 use warnings;
 
-my $file = shift or die "usage: kipf-order.pl FILE\n";
+my $where = @ARGV && $ARGV[0] eq '--where' ? shift : undef;
+my $file = shift or die "usage: kipf-order.pl [--where] FILE\n";
 open my $fh, '<:raw', $file or die "$file: $!\n";
 my $d = do { local $/; <$fh> };
 die "$file: not a profile\n" unless substr($d, 0, 8) eq 'PATHPROF';
@@ -21,6 +23,7 @@ for (1 .. $nsections) {
     $pos += 16 + $len;
 }
 die "$file: no KIPF section\n" unless defined $kipf;
+if ($where) { print "$kipf $kend\n"; exit 0 }
 my $p = $kipf;
 sub take { my ($fmt, $n) = @_; my @v = unpack $fmt, substr($d, $p, $n); $p += $n; @v }
 sub uleb {
