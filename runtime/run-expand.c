@@ -2,16 +2,49 @@
 #include "run-expand.h"
 #include "pathprof-abi.h"
 
-/* W, TIMES times, through BUF. */
-static void repeat(uint64_t w, uint64_t times, uint64_t *buf, size_t cap, pprt_run_sink sink,
-                   void *ctx)
+/* The expanded words go out through BUF in batches as long as it holds:
+ * an analyzer's consume() has a cost per call (its per-stream state, the
+ * top activation), and a codec's stream has a RUN every few words, so
+ * handing each span between two markers on its own made ksf three times
+ * slower per event on flac.  A span longer than BUF passes as it is. */
+struct out {
+    uint64_t *buf;
+    size_t cap, len;
+    pprt_run_sink sink;
+    void *ctx;
+};
+
+static void flush(struct out *o)
 {
-    size_t fill = times < cap ? (size_t)times : cap;
-    for (size_t i = 0; i < fill; i++)
-        buf[i] = w;
+    if (o->len)
+        o->sink(o->ctx, o->buf, o->len);
+    o->len = 0;
+}
+
+static void put(struct out *o, const uint64_t *w, size_t n)
+{
+    if (n > o->cap) {
+        flush(o);
+        o->sink(o->ctx, w, n);
+        return;
+    }
+    if (o->len + n > o->cap)
+        flush(o);
+    for (size_t i = 0; i < n; i++)
+        o->buf[o->len + i] = w[i];
+    o->len += n;
+}
+
+static void put_repeat(struct out *o, uint64_t w, uint64_t times)
+{
     while (times) {
-        size_t m = times < cap ? (size_t)times : cap;
-        sink(ctx, buf, m);
+        if (o->len == o->cap)
+            flush(o);
+        size_t room = o->cap - o->len;
+        size_t m = times < room ? (size_t)times : room;
+        for (size_t i = 0; i < m; i++)
+            o->buf[o->len + i] = w;
+        o->len += m;
         times -= m;
     }
 }
@@ -19,7 +52,9 @@ static void repeat(uint64_t w, uint64_t times, uint64_t *buf, size_t cap, pprt_r
 void pprt_run_expand(struct pprt_run_state *st, const uint64_t *ev, size_t n, uint64_t *buf,
                      size_t cap, pprt_run_sink sink, void *ctx)
 {
+    struct out o = {buf, cap, 0, sink, ctx};
     size_t i = 0, from = 0;
+    int any = 0;   /* a RUN was expanded: the rest goes through the buffer too */
     if (st->has_half && n) {
         st->has_half = 0;
         i = 1;
@@ -28,8 +63,9 @@ void pprt_run_expand(struct pprt_run_state *st, const uint64_t *ev, size_t n, ui
         } else if (ev[0] & PATHPROF_EV_MARKER) {
             i = 0;   /* a dropped chunk (PATHPROF_POLICY=drop) cut the pair */
         } else {
-            repeat(ev[0], PATHPROF_MARK_PAYLOAD(st->half), buf, cap, sink, ctx);
+            put_repeat(&o, ev[0], PATHPROF_MARK_PAYLOAD(st->half));
             from = 1;
+            any = 1;
         }
     }
     while (i < n) {
@@ -38,26 +74,32 @@ void pprt_run_expand(struct pprt_run_state *st, const uint64_t *ev, size_t n, ui
             i++;
             continue;
         }
+        int run = PATHPROF_MARK_KIND(w) == PATHPROF_MARK_RUN;
         if (i + 1 == n) {   /* its second word is in the next chunk */
             st->half = w;
             st->has_half = 1;
-            if (PATHPROF_MARK_KIND(w) == PATHPROF_MARK_RUN) {
-                if (i > from)
-                    sink(ctx, ev + from, i - from);
+            if (run) {
+                put(&o, ev + from, i - from);
                 from = n;
+                any = 1;
             }
             break;
         }
-        if (PATHPROF_MARK_KIND(w) == PATHPROF_MARK_RUN) {
-            if (i > from)
-                sink(ctx, ev + from, i - from);
-            repeat(ev[i + 1], PATHPROF_MARK_PAYLOAD(w), buf, cap, sink, ctx);
+        if (run) {
+            put(&o, ev + from, i - from);
+            put_repeat(&o, ev[i + 1], PATHPROF_MARK_PAYLOAD(w));
             from = i + 2;
+            any = 1;
         }
         i += 2;
     }
-    if (n > from)
-        sink(ctx, ev + from, n - from);
+    if (!any) {
+        if (n > from)
+            sink(ctx, ev + from, n - from);   /* no RUN: the chunk as it is */
+        return;
+    }
+    put(&o, ev + from, n - from);
+    flush(&o);
 }
 
 uint64_t pprt_run_count(struct pprt_run_state *st, const uint64_t *ev, size_t n)

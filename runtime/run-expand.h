@@ -23,8 +23,9 @@ struct pprt_run_state {
 
 typedef void (*pprt_run_sink)(void *ctx, const uint64_t *ev, size_t n);
 
-/* Feeds EV[0..N) to SINK with every RUN pair expanded: spans without one
- * pass as they are (no copy); copies go through BUF (CAP words). */
+/* Feeds EV[0..N) to SINK with every RUN pair expanded: a chunk without
+ * one passes as it is (no copy); otherwise the words go through BUF (CAP
+ * words) in batches as long as it holds. */
 void pprt_run_expand(struct pprt_run_state *st, const uint64_t *ev, size_t n, uint64_t *buf,
                      size_t cap, pprt_run_sink sink, void *ctx);
 

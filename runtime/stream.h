@@ -27,7 +27,7 @@
 #include <sys/types.h>
 
 /* Words of a RUN marker's copies handed to an analyzer at a time. */
-#define PPRT_RUN_BUF_WORDS 1024
+#define PPRT_RUN_BUF_WORDS 8192
 
 #pragma GCC visibility push(hidden)
 

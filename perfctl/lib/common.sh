@@ -38,6 +38,9 @@ cflags_of() {
         # verify mode: perfctl/lib/edgeflow.pl)
         count-verify) echo "$PP_CFLAGS -fplugin-arg-pathprof-verify ${PERFCTL_OPT:-}" ;;
         stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream ${PERFCTL_OPT:-}" ;;
+        # stream mode with each one-path loop's event left in the loop
+        # (loop-counts=0: no RUN markers, docs/streaming.md)
+        stream-inloop) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-loop-counts=0 ${PERFCTL_OPT:-}" ;;
         sampled) echo "$PP_CFLAGS -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
         sampled-stream) echo "$PP_CFLAGS -fplugin-arg-pathprof-mode=stream -fplugin-arg-pathprof-sampling=yes ${PERFCTL_OPT:-}" ;;
         # VPP: sampling with bursts of one path, timed (docs/vpp.md)
@@ -83,7 +86,7 @@ libs_of() {
         native) echo "${PERFCTL_OPT:-}" ;;
         fprofile-generate) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         fprofile-generate-atomic) echo "-fprofile-generate -fprofile-update=atomic ${PERFCTL_OPT:-}" ;;
-        count|count-atomic|count-inloop|count-verify|stream|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*|count-use|tpp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
+        count|count-atomic|count-inloop|count-verify|stream|stream-inloop|sampled|sampled-stream|vpp|ppp|ppp-hash|ppp-total|pgo-count|pgo-ref|pgo-tpp-*-*|count-use|tpp) echo "$PP_LIBS ${PERFCTL_OPT:-}" ;;
         pgo-gen) echo "-fprofile-generate ${PERFCTL_OPT:-}" ;;
         pgo) echo "${PERFCTL_OPT:-}" ;;
         *) echo "unknown build '$1'" >&2; return 1 ;;

@@ -15,6 +15,8 @@
 #   count-inloop         count with loop-counts=0: a one-path loop's probe stays
 #                        in the loop (what plugin/loop-counts.cc saves)
 #   stream               pathprof streaming mode: the analyzer is chosen at run time
+#   stream-inloop        stream with loop-counts=0: a one-path loop emits an event
+#                        per iteration instead of a RUN marker at its exits
 #   ppp                  preferential path profiling (ppp=FILE) trained on a
 #                        count run of the same workload: the hottest paths
 #                        covering PERFCTL_PPP_COVER (0.99) of the flow
@@ -22,7 +24,7 @@
 #                        count would hash, plain array counting elsewhere
 #   ppp-total            ppp with ppp-uninteresting=total: the other paths
 #                        only as a total per function (no hash table)
-BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic count-inloop ppp ppp-hash ppp-total stream sampled sampled-stream"
+BUILDS="native fprofile-generate fprofile-generate-atomic count count-atomic count-inloop ppp ppp-hash ppp-total stream stream-inloop sampled sampled-stream"
 PERFCTL_PPP_COVER=${PERFCTL_PPP_COVER:-0.99}
 
 # pp_setup: PP_CFLAGS / PP_LIBS / PP_CLI from $PATHPROF_BUILD (default build/).
@@ -112,6 +114,7 @@ config_build() {
     case $c in
         native|fprofile-generate|fprofile-generate-atomic|count|count-atomic|count-inloop|ppp|ppp-hash|ppp-total) echo "$c" ;;
         stream-blpp|stream-trace|ksf-pruned|ksf-pruned-16|ksf-fanout|wpp) echo stream ;;
+        stream-blpp-inloop|ksf-8-inloop) echo stream-inloop ;;
         ksf-[0-9]*) echo stream ;;
         sample-0|sample-10000|sample-1000|sample-100) echo sampled ;;
         sample-ksf-8) echo sampled-stream ;;
@@ -125,7 +128,8 @@ config_env() {
     esac
     if [ -n "${DEF_BASE[$c]:-}" ]; then config_env "${DEF_BASE[$c]}"; echo "${DEF_ENV[$c]}"; return; fi
     case $c in
-        stream-blpp) echo "PATHPROF_ANALYZER=blpp" ;;
+        stream-blpp|stream-blpp-inloop) echo "PATHPROF_ANALYZER=blpp" ;;
+        ksf-8-inloop) echo "PATHPROF_ANALYZER=ksf PATHPROF_K=8" ;;
         stream-trace) echo "PATHPROF_ANALYZER=trace" ;;
         wpp) echo "PATHPROF_ANALYZER=wpp" ;;
         ksf-pruned) echo "PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=$PERFCTL_PRUNE_K PATHPROF_PRUNE=$PERFCTL_PRUNE" ;;

@@ -213,7 +213,7 @@ for my $p (@programs) {
     push @md, "Profiles and analyzers (medians over the timed runs): peak RSS = the process's maximum resident set (GNU time); events = words in the stream (path IDs + markers); produced = events / median wall time; analyzer = events / analyzer busy time (CPU time in consume, summed over analyzer threads: the rate of one thread); lost = dropped + late; blocked = producers' wait for a chunk; path IDs / hash ops / nodes from the KIPF section; k-SF nodes / 1k path IDs: how fast the forest grows (each new node is a walk into memory no cache holds); count mode: paths counted and hash-table updates.", '';
     push @md, '| configuration | profile bytes | peak RSS KB | events | produced M events/s | analyzer M events/s | lost | blocked s | analyzer busy s | k | path IDs | k-SF nodes | k-SF nodes / 1k path IDs | k-IPF nodes | hash ops | hash ops / path ID | pruned: budget / peak bytes, epochs |';
     push @md, '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
-    for my $c (grep { $row{$_} && $row{$_}{status} eq 'ok' && $row{$_}{build} =~ /^(count|count-atomic|stream)$/ } @configs) {
+    for my $c (grep { $row{$_} && $row{$_}{status} eq 'ok' && $row{$_}{build} =~ /^(count|count-atomic|stream|stream-inloop)$/ } @configs) {
         my $r = $row{$c};
         my $ev = $r->{build} =~ /^count/ ? fnum($r->{paths_executed}) . ' paths' : fnum($r->{events});
         $ev .= ' (trace file ' . fnum($r->{trace_bytes}) . ' bytes)' if defined $r->{trace_bytes};
