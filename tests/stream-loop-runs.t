@@ -2,13 +2,14 @@
 # Stream mode counts a loop whose body is one path at its exits, as
 # counting mode does: the exit emits the first iteration's path and one
 # RUN marker for the other k - 1 (docs/streaming.md, section 1;
-# plugin/loop-counts.h), blpp adds them at once, and the runtime expands
-# the marker for every other analyzer (runtime/run-expand.h). Checked on
+# plugin/loop-counts.h), blpp and ksf take them at once (ksf in closed
+# form, its k-SF workers too), and the runtime expands the marker for
+# every other analyzer (runtime/run-expand.h). Checked on
 # tests/programs/one_path_loops.c and tests/stream/{loop-exits,vec}.c at
 # -O0, -O2 and -O3, against the same program with the probes in the loop
 # (-fplugin-arg-pathprof-loop-counts=0):
-#   - blpp: the same paths and counts; ksf (k = 4): the same k-iteration
-#     paths; ksf-pruned: the same sequences and bounds; trace: the same
+#   - blpp: the same paths and counts; ksf (k = 4, with and without
+#     k-SF workers): the same k-iteration paths; ksf-pruned: the same sequences and bounds; trace: the same
 #     events (pathprof dump); wpp: the same whole-program path;
 #   - the trace of the RUN build against the brute-force k-IPF oracle
 #     (tests/ksf/oracle.pl, which reads the binary files itself);
@@ -35,10 +36,13 @@ profile() {
     PATHPROF_CHUNK=$chunk PATHPROF_ANALYZER=blpp,ksf,trace,wpp PATHPROF_K=4 PATHPROF_OUT=$tag.pp \
         PATHPROF_TRACE=$tag.trace "./$bin" "$@" >"$tag.out" 2>"$tag.err" &&
         PATHPROF_CHUNK=$chunk PATHPROF_ANALYZER=ksf-pruned PATHPROF_K=4 PATHPROF_PRUNE=1M \
-            PATHPROF_OUT=$tag.kpp "./$bin" "$@" >/dev/null 2>>"$tag.err" || return 1
+            PATHPROF_OUT=$tag.kpp "./$bin" "$@" >/dev/null 2>>"$tag.err" &&
+        PATHPROF_CHUNK=$chunk PATHPROF_ANALYZER=ksf PATHPROF_K=4 PATHPROF_KSF_WORKERS=2 \
+            PATHPROF_OUT=$tag.kwp "./$bin" "$@" >/dev/null 2>>"$tag.err" || return 1
     [ ! -s "$tag.err" ] || return 1
     "$PP_CLI" report --json "$tag.pp" >"$tag.bl.json" &&
         "$PP_CLI" report --k --json --min-length 1 "$tag.pp" >"$tag.k.json" &&
+        "$PP_CLI" report --k --json --min-length 1 "$tag.kwp" >"$tag.kw.json" &&
         "$PP_CLI" report --k --pruned --json --min-length 1 "$tag.kpp" >"$tag.kp.json.full" &&
         pruned_of "$tag.kp.json.full" >"$tag.kp.json" &&
         "$PP_CLI" dump "$tag.trace" | tail -n +2 >"$tag.dump" &&
@@ -65,6 +69,8 @@ for prog in programs/one_path_loops:"" stream/loop-exits:200 stream/vec:30; do
             [ "$r" = r16 ] && what="$t, chunks of 16 words"
             ok "$what: blpp, the same paths and counts as the probes in the loop" perl "$SAME" "$t.$r.bl.json" "$t.p.bl.json"
             is "$(perl "$COUNTS" k "$t.$r.k.json")" "$(perl "$COUNTS" k "$t.p.k.json")" "$what: ksf k=4, the same k-iteration paths"
+            is "$(perl "$COUNTS" k "$t.$r.kw.json")" "$(perl "$COUNTS" k "$t.p.k.json")" \
+                "$what: ksf k=4 with 2 k-SF workers (PATHPROF_KSF_WORKERS), the same k-iteration paths"
             ok "$what: ksf-pruned, the same sequences and bounds" cmp -s "$t.$r.kp.json" "$t.p.kp.json"
             ok "$what: trace, the same events" cmp -s "$t.$r.dump" "$t.p.dump"
             ok "$what: wpp, the same whole-program path" cmp -s "$t.$r.wpp" "$t.p.wpp"

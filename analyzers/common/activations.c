@@ -198,6 +198,24 @@ static void feed_marker(struct pp_act_stack *s, uint64_t frame, struct pp_act_st
         step->npopped = s->depth;
         s->depth = 0;
         break;
+    case PATHPROF_MARK_RUN:
+        /* A loop counted at its exits (docs/streaming.md, section 1): the
+         * second word is a path event of the top activation, PAYLOAD
+         * times.  A marker there means a dropped chunk cut the pair: the
+         * word starts a marker of its own. */
+        if (frame & PATHPROF_EV_MARKER) {
+            s->half = frame;
+            s->has_half = true;
+            step->what = PP_ACT_HALF;
+            step->word = frame;
+            break;
+        }
+        feed_path(s, frame, step);
+        s->paths = s->paths - 1 + payload;
+        step->what = PP_ACT_RUN;
+        step->word = frame;
+        step->repeat = payload;
+        break;
     case PATHPROF_MARK_VPP:
     case PATHPROF_MARK_VPP_EVENTS:
         /* The timing (or the second counter's events) of the path event

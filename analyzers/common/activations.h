@@ -77,12 +77,15 @@ enum pp_act_what {
     PP_ACT_RESUME, /* a RESUME marker; ACT is the resumed activation, on top */
     PP_ACT_BURST,  /* a BURST marker (sampling): every activation was popped */
     PP_ACT_TIMING, /* a VPP marker: the ticks of the path event before it */
+    PP_ACT_RUN,    /* a RUN marker: WORD, its path event (no START, no RET),
+                      happened REPEAT times; it belongs to ACT */
     PP_ACT_OTHER   /* a marker of unknown kind */
 };
 
 struct pp_act_step {
     enum pp_act_what what;
-    uint64_t word;   /* the path event, or a marker's first word */
+    uint64_t word;   /* the path event (RUN: its path event), or a marker's first word */
+    uint64_t repeat; /* RUN: how many times WORD happened */
     uint64_t frame;  /* a marker's second word */
     uint64_t func;   /* PATH: the resolver's answer; markers: their payload;
                         PP_ACT_NO_FUNC when unknown */
@@ -149,7 +152,7 @@ void pp_act_feed(struct pp_act_stack *s, uint64_t word, struct pp_act_step *step
  * the stack had lost); other markers only pop or note. */
 static inline bool pp_act_step_feeds_sequence(const struct pp_act_step *step)
 {
-    return step->what == PP_ACT_PATH || step->what == PP_ACT_ENTER ||
+    return step->what == PP_ACT_PATH || step->what == PP_ACT_ENTER || step->what == PP_ACT_RUN ||
            (step->what == PP_ACT_RESUME && step->pushed);
 }
 

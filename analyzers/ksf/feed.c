@@ -52,7 +52,7 @@ static struct ksf_state *feed_slow(struct ksf_builder *b, struct ksf_seq *q, uin
         return NULL;
     struct ksf_state *s = ksf_seq_state(q, step->depth);
     if (s == NULL)
-        b->lost += step->what == PP_ACT_PATH;
+        b->lost += step->what == PP_ACT_PATH ? 1 : step->what == PP_ACT_RUN ? step->repeat : 0;
     return s;
 }
 
@@ -80,7 +80,21 @@ static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev
             continue;
         if (step.what == PP_ACT_PATH)
             ksf_item(b, s, w & PATHPROF_EV_INDEX_MASK);
+        else if (step.what == PP_ACT_RUN && step.repeat) {
+            (void)ksf_item_weighted(b, s, step.word & PATHPROF_EV_INDEX_MASK, step.repeat);
+            b->events += step.repeat - 1;
+        }
     }
+}
+
+/* A RUN marker at I whose path event is the next word of the batch (a
+ * path of the top activation: no START, RET or marker bit), the pair the
+ * fast form takes; a pair cut by the batch's end or a drop goes the
+ * general way.  A marker's kind is its top byte's low bits. */
+static inline bool run_pair(const uint64_t *ev, size_t i, size_t n)
+{
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    return (ev[i] >> 56) == (0x80u | PATHPROF_MARK_RUN) && i + 1 < n && (ev[i + 1] & special) == 0;
 }
 
 void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
@@ -100,8 +114,8 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
          * pushed or popped" (docs/streaming.md, section 2), so they skip
          * it, and the activation's Fig. 6 state stays in registers until
          * the next call, return or marker. */
-        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
-                                 depth <= q->cap, 1)) {
+        if (__builtin_expect(((w & special) == 0 || run_pair(ev, i, n)) && !q->acts.has_half &&
+                                 depth != 0 && depth <= q->cap, 1)) {
             struct ksf_state *sp = &q->state[depth - 1], st = *sp;
             /* Leaf calls (START and RET in one word: a call that runs one
              * path) between them stay in this loop too: each counts at
@@ -112,6 +126,27 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
             const bool leaf_ok = pp_act_leaf_ok(&q->acts, q->cap);
             uint64_t leaves = 0;
             do {
+                if (w & PATHPROF_EV_MARKER) {
+                    /* A RUN pair (the loop's condition): a loop counted at
+                     * its exits, its path PAYLOAD times in closed form, as
+                     * a run of equal words below.  Going through
+                     * common/activations.c would only say "a path of the
+                     * top activation, N times" and cost a sixth of the
+                     * analyzer's time on a codec (docs/performance.md). */
+                    uint64_t r = ev[i + 1] & PATHPROF_EV_INDEX_MASK;
+                    uint64_t rep = PATHPROF_MARK_PAYLOAD(w);
+                    if (rep >= KSF_RUN_MIN) {
+                        *sp = st;
+                        ksf_run(b, sp, r, rep);
+                        st = *sp;
+                    } else {
+                        paths += rep;
+                        for (uint64_t x = 0; x < rep; x++)
+                            (void)ksf_walk(b, &st, r, 1);
+                    }
+                    i += 2;
+                    continue;
+                }
                 if ((w & special) != 0) { /* a leaf call */
                     (void)ksf_count_root(b, w & PATHPROF_EV_INDEX_MASK);
                     leaves++;
@@ -134,7 +169,8 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
                         (void)ksf_walk(b, &st, r, 1);
                 }
                 i = j;
-            } while (i < n && (((w = ev[i]) & special) == 0 || (leaf_ok && (w & special) == leaf)));
+            } while (i < n && (((w = ev[i]) & special) == 0 || (leaf_ok && (w & special) == leaf) ||
+                               run_pair(ev, i, n)));
             *sp = st;
             pp_act_leaves(&q->acts, leaves);
             paths += leaves;
@@ -173,6 +209,17 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
         if (step.what == PP_ACT_PATH) {
             paths++;
             (void)ksf_walk(b, s, w & PATHPROF_EV_INDEX_MASK, 1);
+        } else if (step.what == PP_ACT_RUN) {
+            /* A loop counted at its exits: the run in closed form, as a
+             * run of equal words above. */
+            uint64_t r = step.word & PATHPROF_EV_INDEX_MASK;
+            if (step.repeat >= KSF_RUN_MIN) {
+                ksf_run(b, s, r, step.repeat);
+            } else {
+                paths += step.repeat;
+                for (uint64_t x = 0; x < step.repeat; x++)
+                    (void)ksf_walk(b, s, r, 1);
+            }
         }
     }
     b->events += paths;

@@ -258,6 +258,7 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_ksf =
     .open = ksf_open,
     .thread_begin = ksf_thread_begin,
     .consume = ksf_consume,
+    .reads_runs = 1, /* RUN in closed form (feed.c), windows in split.c */
     .thread_end = ksf_thread_end,
     .merge = ksf_merge,
     .write = ksf_write,

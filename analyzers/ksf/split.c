@@ -180,6 +180,9 @@ struct ksf_job *ksf_owner_batch(struct ksf_owner *o, const uint64_t *ev, size_t 
             o->win[step.depth - 1] = (struct ksf_win){0, 0}; /* ksf_star */
         if (step.what == PP_ACT_PATH)
             window_push(o, step.depth, w & PATHPROF_EV_INDEX_MASK);
+        else if (step.what == PP_ACT_RUN)   /* only the last k - 1 matter */
+            for (uint64_t x = 0; x < step.repeat && x < o->w; x++)
+                window_push(o, step.depth, step.word & PATHPROF_EV_INDEX_MASK);
     }
     struct ksf_job *j = failed ? NULL : make_job(o, ev, n, has_half, half);
     if (j == NULL)

@@ -115,6 +115,19 @@ static bool out_step(struct event_lines *d, uint64_t index, const struct pp_act_
         if (s->npopped)
             fprintf(out, " unwound %zu", s->npopped);
         break;
+    case PP_ACT_RUN: {
+        uint64_t g = s->word & PATHPROF_EV_INDEX_MASK;
+        fprintf(out, "RUN %" PRIu64 " x ", s->repeat);
+        if (trace_path(d->t, g, &tu, &f, &id)) {
+            out_safe(out, f->name);
+            fprintf(out, " path %" PRIu64 " -", id);
+            if (!event_lines_path_lines(d, f, id))
+                return false;
+        } else {
+            fprintf(out, "? index %" PRIu64 " -", g);
+        }
+        break;
+    }
     case PP_ACT_TIMING:
         fprintf(out, "VPP %" PRIu64 " ticks (bias not subtracted), start 0x%" PRIx64,
                 (uint64_t)PATHPROF_MARK_PAYLOAD(s->word), s->frame);

@@ -55,6 +55,12 @@ static void resume(struct stream *s, uint64_t f, uint64_t frame)
     s->w[s->n++] = frame;
 }
 
+static void run(struct stream *s, uint64_t times, uint64_t f, uint64_t id)
+{
+    s->w[s->n++] = PATHPROF_MARK(PATHPROF_MARK_RUN, times);
+    s->w[s->n++] = 1000 + 100 * f + id;
+}
+
 static void burst(struct stream *s, unsigned which)
 {
     s->w[s->n++] = PATHPROF_MARK(PATHPROF_MARK_BURST, which);
@@ -108,6 +114,10 @@ static void describe(char *out, size_t size, const struct pp_act_step *st)
         break;
     case PP_ACT_TIMING:
         snprintf(p, room, " T");
+        break;
+    case PP_ACT_RUN:
+        snprintf(p, room, " N%" PRIu64 "xP%" PRIu64 "@%zu%s", st->repeat, st->act->func, st->depth,
+                 st->pushed ? "+" : "");
         break;
     case PP_ACT_OTHER:
         snprintf(p, room, " X");
@@ -206,6 +216,28 @@ static void recursion(void)
     path(&t, S | R, 5, 0);
     path(&t, S | R, 5, 0);
     check(&t, "P5@1+- P5@1+- P5@1+- |d=0", "recursion of one-path activations");
+}
+
+/* RUN (a loop counted at its exits): its path belongs to the top
+ * activation, N times, and moves nothing; at the bottom it is an orphan
+ * like any path without START. */
+static void runs(void)
+{
+    struct stream s = {.n = 0};
+    path(&s, S, 4, 1);
+    run(&s, 5, 4, 2);
+    run(&s, 0, 4, 2);
+    path(&s, R, 4, 3);
+    check(&s, "P4@1+ N5xP4@1 N0xP4@1 P4@1- |d=0", "RUN markers: paths of the top activation");
+
+    struct pp_act_stack st;
+    struct pp_act_step step;
+    pp_act_init(&st, resolve, NULL);
+    for (size_t i = 0; i < s.n; i++)
+        pp_act_feed(&st, s.w[i], &step);
+    ok(st.paths == 1 + 5 + 0 + 1 && st.bad_marker == 0 && st.markers == 2,
+       "RUN markers: the stack counts their paths (7), no bad marker");
+    pp_act_free(&st);
 }
 
 static void one_path(void)
@@ -508,6 +540,7 @@ int main(void)
     nested_calls();
     recursion();
     one_path();
+    runs();
     longjmp_over_frames();
     throw_in_recursion();
     signal_handler();
