@@ -24,6 +24,20 @@
 struct ksf_linked {
     struct ksf_forest f; /* the k-IPF being built; its counts are "own" until summed */
     uint32_t *link;      /* link[T], for T < f.cap */
+    /* Growable forests (the exact conversion) also find a child through
+     * an open-addressing table of (parent, child) pairs hashed with the
+     * child's label, NULL until ksf_linked_add_ksf sizes it: one probe
+     * and the child's node, where the first-child/next-sibling scan read
+     * the parent and 2.5 siblings a lookup, each a cache miss in a k-IPF
+     * of millions of nodes (libjpeg-turbo's jpegtran, k = 8: 62% of the
+     * lookup's time on one load of a sibling link).  The lists are still
+     * kept, for the writer and the union, and the table is dropped when
+     * the k-IPF outgrows the size it was given.  The budgeted scratch
+     * (max_nodes) has no table: its bytes are the budget's. */
+    uint64_t *kid;       /* parent | child << 32; 0 = empty */
+    uint32_t kid_mask;   /* slots - 1 (a power of two), 0 without a table */
+    uint32_t nkid;       /* pairs held */
+    uint32_t kid_grows;  /* times it grew (suffix-links.c, KID_GROWS) */
     uint32_t max_nodes;  /* 0: grows as needed; else f.cap, never grown */
     int full;            /* a node was refused: max_nodes reached, or the
                             root table half full */
