@@ -92,6 +92,21 @@ PATHPROF_ANALYZER=blpp PATHPROF_CHUNK=16 PATHPROF_OUT=vb16.pp ./loop-exits-O2.ru
     "$PP_CLI" report --json vb16.pp >vb16.json || fail "loop-exits -O2, blpp alone, chunks of 16"
 is "$(field events vb16.json)" "$(field paths vb16.json)" "loop-exits -O2, blpp alone, chunks of 16: the stream's events are the paths counted"
 
+# The KIPF section's statistics (events, k-SF nodes, Fig. 9's hash
+# operations) are those of the probes in the loop, at k = 1 (one root
+# lookup for a whole RUN, counted as one per path) and k = 4 (ksf_run's
+# closed form, counted as the walk would).
+kstats() { perl -MJSON::PP -e 'local $/; my $k = decode_json(<STDIN>)->{kipf};
+    print join(" ", map { "$_=$k->{$_}" } qw(events ksf_nodes kipf_nodes hash_ops))' <"$1"; }
+for k in 1 4; do
+    for b in run probe; do
+        PATHPROF_ANALYZER=ksf PATHPROF_K=$k PATHPROF_OUT=ks-$k-$b.pp ./loop-exits-O2.$b 200 >/dev/null &&
+            "$PP_CLI" report --k --json ks-$k-$b.pp >ks-$k-$b.json || fail "loop-exits -O2, ksf k=$k, $b build"
+    done
+    is "$(kstats ks-$k-run.json)" "$(kstats ks-$k-probe.json)" \
+        "loop-exits -O2, ksf k=$k: the KIPF statistics of the probes in the loop"
+done
+
 # Vectorization: the stream build vectorizes as many loops as native.
 vec_count() { grep -c "optimized: loop vectorized" "$1" || true; }
 # shellcheck disable=SC2086

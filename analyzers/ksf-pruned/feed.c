@@ -59,13 +59,24 @@ static void feed_slow(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, 
         return;
     struct kp_act *s = act_at(t, q, step.depth);
     if (s == NULL) {
-        t->b.lost += step.what == PP_ACT_PATH;
+        t->b.lost += step.what == PP_ACT_PATH ? 1 : step.what == PP_ACT_RUN ? step.repeat : 0;
         return;
     }
     if (step.pushed)
         kp_act_start(t, s);
+    uint64_t *ring = q->rings + (step.depth - 1) * t->ring;
     if (step.what == PP_ACT_PATH)
-        kp_item(c, t, s, q->rings + (step.depth - 1) * t->ring, w & PATHPROF_EV_INDEX_MASK);
+        kp_item(c, t, s, ring, w & PATHPROF_EV_INDEX_MASK);
+    else if (step.what == PP_ACT_RUN) /* a loop counted at its exits */
+        kp_run(c, t, s, ring, step.word & PATHPROF_EV_INDEX_MASK, step.repeat);
+}
+
+/* A RUN marker at I whose path event is the next word of the batch, the
+ * pair the fast form takes (ksf/feed.c, run_pair). */
+static inline bool run_pair(const uint64_t *ev, size_t i, size_t n)
+{
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    return (ev[i] >> 56) == (0x80u | PATHPROF_MARK_RUN) && i + 1 < n && (ev[i + 1] & special) == 0;
 }
 
 /* k = 1 (Ball-Larus counting at the roots), and the general form of
@@ -134,8 +145,8 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         /* The common events: paths in the middle of the top activation,
          * whose state stays in registers until the next call, return or
          * marker (ksf/feed.c). */
-        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
-                                 depth <= q->cap, 1)) {
+        if (__builtin_expect(((w & special) == 0 || run_pair(ev, i, n)) && !q->acts.has_half &&
+                                 depth != 0 && depth <= q->cap, 1)) {
             struct kp_act *a = &q->act[depth - 1];
             uint64_t *ring = q->rings + ((depth - 1) << ring_shift);
             if (__builtin_expect(a->epoch != t->epoch || t->b.f.len > len_max, 0))
@@ -149,19 +160,30 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
             const bool leaf_ok = pp_act_leaf_ok(&q->acts, q->cap);
             uint64_t leaves = 0;
             do {
-                if ((w & special) != 0) { /* a leaf call, with room */
+                /* A run of one path: equal words, or a RUN pair (a loop
+                 * counted at its exits: its path, PAYLOAD times), whose
+                 * words end at J. */
+                uint64_t r, len;
+                size_t j;
+                if (w & PATHPROF_EV_MARKER) {
+                    r = ev[i + 1] & PATHPROF_EV_INDEX_MASK;
+                    len = PATHPROF_MARK_PAYLOAD(w);
+                    j = i + 2;
+                } else if ((w & special) != 0) { /* a leaf call, with room */
                     (void)ksf_count_root(&t->b, w & PATHPROF_EV_INDEX_MASK);
                     leaves++;
                     i++;
                     continue;
+                } else {
+                    j = i + 1;
+                    while (j < n && ev[j] == w)
+                        j++;
+                    r = w & PATHPROF_EV_INDEX_MASK;
+                    len = j - i;
                 }
                 /* Runs of one path in closed form (kp_run). */
-                size_t j = i + 1;
-                while (j < n && ev[j] == w)
-                    j++;
-                uint64_t r = w & PATHPROF_EV_INDEX_MASK;
-                if (j - i >= KP_RUN_MIN) {
-                    uint64_t len = j - i, walk = len < 4 * (uint64_t)t->b.k ? len : 4 * t->b.k;
+                if (len >= KP_RUN_MIN) {
+                    uint64_t walk = len < 4 * (uint64_t)t->b.k ? len : 4 * t->b.k;
                     if (t->b.f.len + 2 * walk <= len_max) {
                         /* ksf_run walks at most 4(k - 1) of the run's
                          * items: with room for them (and A's epoch
@@ -179,15 +201,15 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                     }
                     a->s = st;
                     a->items = items;
-                    kp_run(c, t, a, ring, r, j - i);
+                    kp_run(c, t, a, ring, r, len);
                     st = a->s;
                     items = a->items;
                     len_max = kp_len_max(t);
                     i = j;
                     continue;
                 }
-                paths += j - i;
-                for (; i < j; i++) {
+                paths += len;
+                for (uint64_t x = 0; x < len; x++) {
                     if (__builtin_expect(t->b.f.len > len_max, 0)) {
                         a->s = st;
                         a->items = items;
@@ -197,8 +219,10 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                     (void)ksf_walk(&t->b, &st, r, 1);
                     ring[items++ & mask] = r;
                 }
+                i = j;
             } while (i < n && (((w = ev[i]) & special) == 0 ||
-                               (leaf_ok && (w & special) == leaf && t->b.f.len <= len_max)));
+                               (leaf_ok && (w & special) == leaf && t->b.f.len <= len_max) ||
+                               run_pair(ev, i, n)));
             a->s = st;
             a->items = items;
             pp_act_leaves(&q->acts, leaves);

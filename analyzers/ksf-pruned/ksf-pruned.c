@@ -139,6 +139,7 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_ksf_p
     .open = kp_open,
     .thread_begin = kp_thread_begin,
     .consume = kp_consume,
+    .reads_runs = 1, /* RUN in closed form (feed.c, kp_run) */
     .thread_end = kp_thread_end_,
     .merge = kp_merge,
     .write = kp_write,

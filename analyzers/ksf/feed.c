@@ -81,8 +81,11 @@ static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev
         if (step.what == PP_ACT_PATH)
             ksf_item(b, s, w & PATHPROF_EV_INDEX_MASK);
         else if (step.what == PP_ACT_RUN && step.repeat) {
+            /* One root found, REPEAT events counted; Fig. 9's statistic
+             * as if each had been looked up (ksf_run does the same). */
             (void)ksf_item_weighted(b, s, step.word & PATHPROF_EV_INDEX_MASK, step.repeat);
             b->events += step.repeat - 1;
+            b->hash_ops += step.repeat - 1;
         }
     }
 }
