@@ -8,17 +8,4 @@
 # other children, and such a table gives other counts than Definition 2's.
 # The table also starts tiny, grows four times (the rehash) and is then
 # dropped, so most forests finish through the move-to-front child lists.
-. "$(dirname "$0")/lib/tap.sh"
-
-A=$TAP_ROOT/analyzers
-src=("$TAP_ROOT/tests/ksf/unit.c" "$TAP_ROOT/tests/ksf/forest-text.c" "$A/ksf/forest.c" "$A/ksf/build.c" "$A/ksf/ipf.c" "$A/ksf/suffix-links.c" "$A/ksf/stats.c")
-flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -DKSF_LINKED_TEST_COLLIDE -I"$TAP_ROOT/runtime" -I"$A")
-if "$PP_GCC" "${flags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
-        "${src[@]}" -o "$T/ksf-unit" 2>"$T/cc.err"; then
-    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
-else
-    "$PP_GCC" "${flags[@]}" "${src[@]}" -o "$T/ksf-unit" 2>"$T/cc.err" ||
-        BAIL_OUT "cannot compile the unit test: $(head -n 5 "$T/cc.err" | tr '\n' ' ')"
-fi
-_tap_done=1 # the program prints its own plan
-"$T/ksf-unit"
+KSF_UNIT_CFLAGS=-DKSF_LINKED_TEST_COLLIDE exec bash "$(dirname "$0")/ksf-unit.t"

@@ -9,7 +9,9 @@
 
 A=$TAP_ROOT/analyzers
 src=("$TAP_ROOT/tests/ksf/unit.c" "$TAP_ROOT/tests/ksf/forest-text.c" "$A/ksf/forest.c" "$A/ksf/build.c" "$A/ksf/ipf.c" "$A/ksf/suffix-links.c" "$A/ksf/stats.c")
-flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -I"$TAP_ROOT/runtime" -I"$A")
+# KSF_UNIT_CFLAGS: more flags, from tests/ksf-unit-collide.t.
+# shellcheck disable=SC2206
+flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g ${KSF_UNIT_CFLAGS:-} -I"$TAP_ROOT/runtime" -I"$A")
 if "$PP_GCC" "${flags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
         "${src[@]}" -o "$T/ksf-unit" 2>"$T/cc.err"; then
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0

@@ -219,6 +219,18 @@ static inline size_t pp_act_fast_path(struct pp_act_stack *s, uint64_t w, size_t
     return d;
 }
 
+/* A RUN marker at I whose path event is the next word of the batch (a
+ * path of the top activation: no START, RET or marker bit), the pair an
+ * analyzer's fast form may take as a run of one path without the stack
+ * (ksf/feed.c, ksf-pruned/feed.c); a pair cut by the batch's end or by a
+ * drop goes through pp_act_feed, which keeps the half.  A marker's kind
+ * is its top byte's low bits. */
+static inline bool pp_act_run_pair(const uint64_t *ev, size_t i, size_t n)
+{
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    return (ev[i] >> 56) == (0x80u | PATHPROF_MARK_RUN) && i + 1 < n && (ev[i + 1] & special) == 0;
+}
+
 /* Calls that run one path and return (START and RET in one word: 44% of
  * an interpreter's events, lua's leaf calls from its dispatch loop) never
  * change the stack: pp_act_fast_path would push and pop the activation at

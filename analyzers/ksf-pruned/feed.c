@@ -71,14 +71,6 @@ static void feed_slow(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, 
         kp_run(c, t, s, ring, step.word & PATHPROF_EV_INDEX_MASK, step.repeat);
 }
 
-/* A RUN marker at I whose path event is the next word of the batch, the
- * pair the fast form takes (ksf/feed.c, run_pair). */
-static inline bool run_pair(const uint64_t *ev, size_t i, size_t n)
-{
-    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
-    return (ev[i] >> 56) == (0x80u | PATHPROF_MARK_RUN) && i + 1 < n && (ev[i + 1] & special) == 0;
-}
-
 /* k = 1 (Ball-Larus counting at the roots), and the general form of
  * every word: kp_item per path event, its room test included. */
 static void feed_general(struct kp_core *c, struct kp_thread *t, struct kp_seq *q,
@@ -145,7 +137,7 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
         /* The common events: paths in the middle of the top activation,
          * whose state stays in registers until the next call, return or
          * marker (ksf/feed.c). */
-        if (__builtin_expect(((w & special) == 0 || run_pair(ev, i, n)) && !q->acts.has_half &&
+        if (__builtin_expect(((w & special) == 0 || pp_act_run_pair(ev, i, n)) && !q->acts.has_half &&
                                  depth != 0 && depth <= q->cap, 1)) {
             struct kp_act *a = &q->act[depth - 1];
             uint64_t *ring = q->rings + ((depth - 1) << ring_shift);
@@ -222,7 +214,7 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                 i = j;
             } while (i < n && (((w = ev[i]) & special) == 0 ||
                                (leaf_ok && (w & special) == leaf && t->b.f.len <= len_max) ||
-                               run_pair(ev, i, n)));
+                               pp_act_run_pair(ev, i, n)));
             a->s = st;
             a->items = items;
             pp_act_leaves(&q->acts, leaves);

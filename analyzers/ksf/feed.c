@@ -90,16 +90,6 @@ static void feed_k1(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev
     }
 }
 
-/* A RUN marker at I whose path event is the next word of the batch (a
- * path of the top activation: no START, RET or marker bit), the pair the
- * fast form takes; a pair cut by the batch's end or a drop goes the
- * general way.  A marker's kind is its top byte's low bits. */
-static inline bool run_pair(const uint64_t *ev, size_t i, size_t n)
-{
-    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
-    return (ev[i] >> 56) == (0x80u | PATHPROF_MARK_RUN) && i + 1 < n && (ev[i + 1] & special) == 0;
-}
-
 void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size_t n)
 {
     if (b->k == 1) {
@@ -117,7 +107,7 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
          * pushed or popped" (docs/streaming.md, section 2), so they skip
          * it, and the activation's Fig. 6 state stays in registers until
          * the next call, return or marker. */
-        if (__builtin_expect(((w & special) == 0 || run_pair(ev, i, n)) && !q->acts.has_half &&
+        if (__builtin_expect(((w & special) == 0 || pp_act_run_pair(ev, i, n)) && !q->acts.has_half &&
                                  depth != 0 && depth <= q->cap, 1)) {
             struct ksf_state *sp = &q->state[depth - 1], st = *sp;
             /* Leaf calls (START and RET in one word: a call that runs one
@@ -173,7 +163,7 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
                 }
                 i = j;
             } while (i < n && (((w = ev[i]) & special) == 0 || (leaf_ok && (w & special) == leaf) ||
-                               run_pair(ev, i, n)));
+                               pp_act_run_pair(ev, i, n)));
             *sp = st;
             pp_act_leaves(&q->acts, leaves);
             paths += leaves;
