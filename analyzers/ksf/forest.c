@@ -26,8 +26,10 @@ void ksf_forest_free(struct ksf_forest *f)
 {
     free(f->n);
     free(f->slot);
+    free(f->run_memo);
     f->n = NULL;
     f->slot = NULL;
+    f->run_memo = NULL;
     f->len = f->cap = f->nslots = f->nroots = 0;
 }
 
@@ -175,6 +177,7 @@ void ksf_forest_clear(struct ksf_forest *f)
 {
     f->len = 1;
     f->nroots = 0;
+    f->gen++;
     memset(f->slot, 0, (size_t)f->nslots * sizeof *f->slot);
 }
 
@@ -182,6 +185,7 @@ int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots)
 {
     if (f->len != 1 || f->nroots != 0 || cap < 2 || nslots == 0 || (nslots & (nslots - 1)))
         return -1;
+    f->gen++;
     struct ksf_node *n = realloc(f->n, (size_t)cap * sizeof *n);
     if (n == NULL)
         return -1;

@@ -41,6 +41,12 @@ struct ksf_forest {
     uint32_t nslots, nroots; /* nslots: a power of two, or 0 */
     uint32_t slot_shift;     /* 32 - log2(nslots): ksf_home_slot's shift */
     int failed;              /* an allocation failed: the forest is incomplete */
+    /* build.c's memo of runs (ksf_run), which names nodes of this
+     * forest: freed with it, and void from the moment the nodes it names
+     * are gone (clear and resize bump GEN; the memo keeps the GEN it was
+     * filled under). */
+    void *run_memo;
+    uint32_t gen;
 };
 
 int ksf_forest_init(struct ksf_forest *f);

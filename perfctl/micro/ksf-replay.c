@@ -53,23 +53,50 @@ static double now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* FNV-1a over a forest's nodes (label, count, links): two builds that
- * made the same forest, node for node, print the same value. */
-static uint64_t forest_hash(const struct ksf_forest *f, uint64_t h)
-{
-    for (uint32_t i = 1; i < f->len; i++) {
-        uint64_t v[3] = {f->n[i].label, f->n[i].count,
-                         (uint64_t)f->n[i].child << 32 | f->n[i].sibling};
-        for (int j = 0; j < 3; j++)
-            h = (h ^ v[j]) * 0x100000001b3ull;
-    }
-    return h;
-}
-
 static void die(const char *what, const char *file)
 {
     fprintf(stderr, "ksf-replay: %s: %s\n", file, what);
     exit(2);
+}
+
+/* A forest's content, whatever its sibling order: the sum over nodes of
+ * a mix of the node's count and the labels on its path from the root.
+ * Two builds that counted the same label sequences print the same value,
+ * even when one moved a child to the front of its list and the other did
+ * not (build.c's memo of runs skips the lookups, so the order differs). */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+static uint64_t forest_hash(const struct ksf_forest *f, uint64_t h)
+{
+    if (f->len <= 1)
+        return h;
+    /* Each node's path hash, parents before children: nodes are appended
+     * after their parent, so one pass in index order sees a parent
+     * first; roots are the nodes that no child list names. */
+    uint64_t *ph = calloc(f->len, sizeof *ph);
+    unsigned char *is_child = calloc(f->len, 1);
+    if (ph == NULL || is_child == NULL)
+        die("out of memory", "hash");
+    for (uint32_t i = 1; i < f->len; i++)
+        for (uint32_t c = f->n[i].child; c; c = f->n[c].sibling)
+            is_child[c] = 1;
+    for (uint32_t i = 1; i < f->len; i++) {
+        if (!is_child[i])
+            ph[i] = mix64(f->n[i].label + 0x9E3779B97F4A7C15ull);
+        for (uint32_t c = f->n[i].child; c; c = f->n[c].sibling)
+            ph[c] = mix64(ph[i] ^ mix64(f->n[c].label));
+        h += mix64(ph[i] ^ f->n[i].count * 0x100000001b3ull);
+    }
+    free(ph);
+    free(is_child);
+    return h;
 }
 
 #include "trace-words.h"

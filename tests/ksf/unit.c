@@ -171,12 +171,24 @@ static void check_runs(const char *what, const uint64_t *s, size_t len, uint32_t
     run_stream(s, len, k, &one);
     run_stream_folded(s, len, k, &folded);
     char *a = forest_text(&one.f), *b = forest_text(&folded.f);
+    /* Node for node: the same nodes in the same order of creation, each
+     * with its label, count and parent.  Not the same sibling order: a
+     * run that build.c's memo replays skips the lookups and with them
+     * the move to the front of a list. */
     int same_nodes = one.f.len == folded.f.len;
+    uint32_t *p1 = calloc(one.f.len, sizeof *p1), *p2 = calloc(one.f.len, sizeof *p2);
+    for (uint32_t x = 1; same_nodes && x < one.f.len; x++) {
+        for (uint32_t c = one.f.n[x].child; c; c = one.f.n[c].sibling)
+            p1[c] = x;
+        for (uint32_t c = folded.f.n[x].child; c; c = folded.f.n[c].sibling)
+            if (c < one.f.len)
+                p2[c] = x;
+    }
     for (uint32_t x = 1; same_nodes && x < one.f.len; x++)
         same_nodes = one.f.n[x].label == folded.f.n[x].label &&
-                     one.f.n[x].count == folded.f.n[x].count &&
-                     one.f.n[x].child == folded.f.n[x].child &&
-                     one.f.n[x].sibling == folded.f.n[x].sibling;
+                     one.f.n[x].count == folded.f.n[x].count && p1[x] == p2[x];
+    free(p1);
+    free(p2);
     snprintf(name, sizeof name, "%s, k=%u: runs in closed form = one event at a time, node for node",
              what, k);
     ok(strcmp(a, b) == 0 && same_nodes, name, b, a);
