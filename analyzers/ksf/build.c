@@ -36,12 +36,12 @@ uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r)
     return root;
 }
 
-/* The memo of runs (docs/kiterations.md, "Runs of one path").  A run of
+/* The memo of runs (docs/kiterations.md, "The memo of runs").  A run of
  * the path R that starts in the state (tau, beta, n) walks the same nodes
  * whenever it starts in that state again: a child lookup finds the node
- * it created the first time, and nodes are never moved or freed while the
- * forest lives (clearing it bumps its gen, which voids the memo).  After
- * o + (k - 1) steps (o: the steps to the next segment start) every
+ * it created the first time, and nodes are never moved or freed while
+ * the forest lives (clearing it bumps its gen, which voids the memo).
+ * After o + (k - 1) steps (o: the steps to the next segment start) every
  * segment walks the same k - 1 nodes (build.h, ksf_run), so the first
  * o + 2(k - 1) steps of a run are all there is to remember: the node
  * each step counted and the state it left.  A loop entered the same way
@@ -49,11 +49,15 @@ uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r)
  * one count addition per event and no lookup; a state seen for the first
  * time costs the walk it always did, recorded on the way.
  *
- * Direct-mapped: a new (R, state) overwrites whatever had its slot, so
- * the memo stays small (MEMO_SLOTS entries of 12 bytes per step) and a
- * miss costs only the walk. */
-#define MEMO_BITS 6
-#define MEMO_SLOTS (1u << MEMO_BITS)
+ * Direct-mapped: a new (R, state) overwrites whatever had its slot.  The
+ * number of slots is what MEMO_BYTES holds, between 64 and 1024 (k = 8:
+ * 512 slots; flac's encoder has about 10^4 distinct keys over its run,
+ * and 64 slots missed 29% of its runs, 256 slots 1.7%, 1024 slots 0.8%).
+ * A run costs no division unless it is longer than the recorded steps:
+ * the segment starts and the phase of each step are recorded too. */
+#define MEMO_BYTES (256u << 10)
+#define MEMO_MIN_BITS 6
+#define MEMO_MAX_BITS 10
 
 struct memo_entry {
     uint64_t r;
@@ -61,22 +65,41 @@ struct memo_entry {
     uint32_t known;        /* steps recorded in the arrays, 0 = none */
 };
 
+/* An entry's recorded steps j = 0 .. known - 1: */
+struct memo_steps {
+    uint32_t *cnt, *tau, *beta; /* the node step j counted, the state it left */
+    uint8_t *n;                 /* the state's n after step j (k <= 64) */
+    uint8_t *starts;            /* segment starts among steps 0 .. j */
+};
+
 struct run_memo {
-    uint32_t gen; /* the forest's gen when filled */
-    uint32_t cap; /* steps an entry records: 3(k - 1) */
-    /* Then MEMO_SLOTS entries, each followed by cap counted nodes, cap
-     * tau and cap beta values (step j's after-state). */
+    uint32_t gen;  /* the forest's gen when filled */
+    uint32_t cap;  /* steps an entry records: 3(k - 1) */
+    uint32_t bits; /* log2 of the number of slots */
+    uint32_t stride;
+    /* Then the slots: an entry, cap cnt, tau and beta words, cap n and
+     * cap starts bytes, rounded up to 8 bytes. */
 };
 
 static size_t memo_stride(uint32_t cap)
 {
-    /* rounded up to 8 bytes: the next entry starts with a uint64_t */
-    return (sizeof(struct memo_entry) + 3 * (size_t)cap * sizeof(uint32_t) + 7) & ~(size_t)7;
+    return (sizeof(struct memo_entry) + (size_t)cap * (3 * sizeof(uint32_t) + 2) + 7) & ~(size_t)7;
 }
 
 static struct memo_entry *memo_slot(struct run_memo *m, uint32_t i)
 {
-    return (struct memo_entry *)((char *)(m + 1) + (size_t)i * memo_stride(m->cap));
+    return (struct memo_entry *)((char *)(m + 1) + (size_t)i * m->stride);
+}
+
+static struct memo_steps memo_steps(const struct run_memo *m, struct memo_entry *e)
+{
+    struct memo_steps st;
+    st.cnt = (uint32_t *)(e + 1);
+    st.tau = st.cnt + m->cap;
+    st.beta = st.tau + m->cap;
+    st.n = (uint8_t *)(st.beta + m->cap);
+    st.starts = st.n + m->cap;
+    return st;
 }
 
 /* The memo of B's forest, allocated or voided as needed; NULL when out of
@@ -85,79 +108,82 @@ static struct run_memo *run_memo(struct ksf_builder *b)
 {
     struct run_memo *m = b->f.run_memo;
     if (m == NULL) {
-        uint32_t cap = 3 * (b->k - 1);
-        m = malloc(sizeof *m + MEMO_SLOTS * memo_stride(cap));
+        uint32_t cap = 3 * (b->k - 1), stride = (uint32_t)memo_stride(cap), bits = MEMO_MIN_BITS;
+        while (bits < MEMO_MAX_BITS && ((size_t)stride << (bits + 1)) <= MEMO_BYTES)
+            bits++;
+        m = malloc(sizeof *m + ((size_t)stride << bits));
         if (m == NULL)
             return NULL;
         m->cap = cap;
+        m->bits = bits;
+        m->stride = stride;
         m->gen = b->f.gen + 1; /* voided just below */
         b->f.run_memo = m;
     }
     if (m->gen != b->f.gen) {
-        for (uint32_t i = 0; i < MEMO_SLOTS; i++)
+        for (uint32_t i = 0; i < (1u << m->bits); i++)
             memo_slot(m, i)->known = 0;
         m->gen = b->f.gen;
     }
     return m;
 }
 
-/* Steps j in [0, X) that start a segment, for a run whose first segment
- * start is at step O: j = O, O + seg, ... */
-static uint64_t starts_before(uint64_t x, uint64_t o, uint64_t seg)
-{
-    return x > o ? (x - o - 1) / seg + 1 : 0;
-}
-
 /* The run of LEN >= 1 paths R from S through the memo entry E (its key
- * already S's state; K recorded steps may be 0).  Returns 0, or -1 when
+ * S's state; it may have no step recorded yet).  Returns 0, or -1 when
  * out of memory after DONE steps (the entry is then void). */
-static int run_memo_walk(struct ksf_builder *b, struct ksf_state *s, struct run_memo *m,
+static int run_memo_walk(struct ksf_builder *b, struct ksf_state *s, const struct run_memo *m,
                          struct memo_entry *e, uint64_t r, uint64_t len, uint64_t *done)
 {
     struct ksf_node *n = b->f.n;
-    const uint64_t seg = b->k - 1, o = s->n == 0 ? 0 : seg - s->n, full = o + 2 * seg;
-    uint32_t *cnt = (uint32_t *)(e + 1), *tau = cnt + m->cap, *beta = tau + m->cap;
-    uint64_t known = e->known, replay = len < known ? len : known;
+    const uint32_t seg = b->k - 1, o = s->n == 0 ? 0 : seg - s->n, full = o + 2 * seg;
+    struct memo_steps st = memo_steps(m, e);
+    uint64_t replay = len < e->known ? len : e->known;
     /* Recorded steps: one addition each. */
     for (uint64_t j = 0; j < replay; j++)
-        n[cnt[j]].count++;
-    b->hash_ops += starts_before(replay, o, seg);
+        n[st.cnt[j]].count++;
+    if (replay)
+        b->hash_ops += st.starts[replay - 1];
     uint64_t j = replay;
     if (j < len && j < full) {
-        /* Steps not yet recorded: walked, and recorded on the way. */
-        struct ksf_state st = {.tau = tau[j - 1], .beta = beta[j - 1], .n = (uint32_t)((s->n + j) % seg)};
-        if (j == 0)
-            st = *s;
+        /* Steps not yet recorded: walked, and recorded on the way (the
+         * walk counts its own hash operations). */
+        struct ksf_state w = *s;
+        if (j > 0)
+            w = (struct ksf_state){.tau = st.tau[j - 1], .beta = st.beta[j - 1], .n = st.n[j - 1]};
         uint64_t stop = len < full ? len : full;
         for (; j < stop; j++) {
-            uint32_t c = ksf_walk(b, &st, r, 1);
+            uint8_t starts = (uint8_t)((j ? st.starts[j - 1] : 0) + (w.n == 0));
+            uint32_t c = ksf_walk(b, &w, r, 1);
             if (c == 0) { /* out of memory: ksf_walk reset the state */
                 e->known = 0;
-                *s = st;
+                *s = w;
                 *done = j + 1;
                 return -1;
             }
-            cnt[j] = c;
-            tau[j] = st.tau;
-            beta[j] = st.beta;
+            st.cnt[j] = c;
+            st.tau[j] = w.tau;
+            st.beta[j] = w.beta;
+            st.n[j] = (uint8_t)w.n;
+            st.starts[j] = starts;
         }
         e->known = (uint32_t)j;
         n = b->f.n; /* the walk may have moved the array */
     }
+    uint64_t last = len - 1;
     if (len > full) {
         /* Steady segments: step full + i counts the node of step
-         * o + seg + (i mod seg). */
-        uint64_t rest = len - full, q = rest / seg, rem = rest % seg;
-        for (uint64_t i = 0; i < seg; i++)
-            n[cnt[o + seg + i]].count += q + (i < rem);
-        b->hash_ops += starts_before(len, o, seg) - starts_before(full, o, seg);
+         * o + seg + (i mod seg), and every seg-th one, from full on,
+         * starts a segment (n + full is a multiple of seg). */
+        uint64_t rest = len - full, q = rest / seg, rem = rest - q * seg;
+        for (uint32_t i = 0; i < seg; i++)
+            n[st.cnt[o + seg + i]].count += q + (i < rem);
+        b->hash_ops += q + (rem != 0);
+        /* The last step's state: the recorded step of the same phase. */
+        last = o + seg + (rem == 0 ? seg - 1 : rem - 1);
     }
-    /* The state after the last step: a step with the same phase in the
-     * recorded steady segment left the same state. */
-    uint64_t last = len <= full ? len - 1 : o + seg + (len - 1 - o - seg) % seg;
-    s->tau = tau[last];
-    s->beta = beta[last];
-    s->n = (uint32_t)((s->n + len) % seg);
+    s->tau = st.tau[last];
+    s->beta = st.beta[last];
+    s->n = st.n[last];
     *done = len;
     return 0;
 }
@@ -169,7 +195,7 @@ void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t le
     struct run_memo *m = b->k > 1 ? run_memo(b) : NULL;
     if (m != NULL) {
         uint64_t h = (r ^ ((uint64_t)s->tau << 20) ^ ((uint64_t)s->beta << 40) ^ s->n) * 0x9E3779B97F4A7C15ull;
-        struct memo_entry *e = memo_slot(m, (uint32_t)(h >> (64 - MEMO_BITS)));
+        struct memo_entry *e = memo_slot(m, (uint32_t)(h >> (64 - m->bits)));
         if (e->known == 0 || e->r != r || e->tau != s->tau || e->beta != s->beta || e->n != s->n)
             *e = (struct memo_entry){.r = r, .tau = s->tau, .beta = s->beta, .n = s->n, .known = 0};
         uint64_t done = 0;
