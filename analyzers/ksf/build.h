@@ -151,7 +151,9 @@ static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t
 
 /* LEN consecutive events of the one ID R in one activation (a loop that
  * iterates one path): the same counts as LEN calls of ksf_item, in at
- * most about 3(k - 1) steps.  Why it is exact: once a whole segment of
+ * most about 3(k - 1) steps, and in none when a run of R started in the
+ * same state before (build.c's memo of runs: its steps are replayed as
+ * count additions).  Why it is exact: once a whole segment of
  * the run has been processed, every later segment starts from the same
  * state (tau is the chain root(R) R ... R of k - 1 nodes, and beta is
  * overwritten at a segment start), so it walks the same k - 1 nodes and
