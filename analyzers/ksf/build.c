@@ -129,10 +129,10 @@ static struct run_memo *run_memo(struct ksf_builder *b)
 }
 
 /* The run of LEN >= 1 paths R from S through the memo entry E (its key
- * S's state; it may have no step recorded yet).  Returns 0, or -1 when
- * out of memory after DONE steps (the entry is then void). */
-static int run_memo_walk(struct ksf_builder *b, struct ksf_state *s, const struct run_memo *m,
-                         struct memo_entry *e, uint64_t r, uint64_t len, uint64_t *done)
+ * S's state; it may have no step recorded yet).  Out of memory, the entry
+ * is voided and the rest of the run goes one step at a time. */
+static void run_memo_walk(struct ksf_builder *b, struct ksf_state *s, const struct run_memo *m,
+                          struct memo_entry *e, uint64_t r, uint64_t len)
 {
     struct ksf_node *n = b->f.n;
     const uint32_t seg = b->k - 1, o = s->n == 0 ? 0 : seg - s->n, full = o + 2 * seg;
@@ -157,8 +157,9 @@ static int run_memo_walk(struct ksf_builder *b, struct ksf_state *s, const struc
             if (c == 0) { /* out of memory: ksf_walk reset the state */
                 e->known = 0;
                 *s = w;
-                *done = j + 1;
-                return -1;
+                for (j++; j < len; j++)
+                    (void)ksf_walk(b, s, r, 1);
+                return;
             }
             st.cnt[j] = c;
             st.tau[j] = w.tau;
@@ -184,35 +185,11 @@ static int run_memo_walk(struct ksf_builder *b, struct ksf_state *s, const struc
     s->tau = st.tau[last];
     s->beta = st.beta[last];
     s->n = st.n[last];
-    *done = len;
-    return 0;
-}
-
-void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
-{
-    if (len == 0)
-        return;
-    struct run_memo *m = b->k > 1 ? run_memo(b) : NULL;
-    if (m != NULL) {
-        uint64_t h = (r ^ ((uint64_t)s->tau << 20) ^ ((uint64_t)s->beta << 40) ^ s->n) * 0x9E3779B97F4A7C15ull;
-        struct memo_entry *e = memo_slot(m, (uint32_t)(h >> (64 - m->bits)));
-        if (e->known == 0 || e->r != r || e->tau != s->tau || e->beta != s->beta || e->n != s->n)
-            *e = (struct memo_entry){.r = r, .tau = s->tau, .beta = s->beta, .n = s->n, .known = 0};
-        uint64_t done = 0;
-        b->events += len;
-        if (run_memo_walk(b, s, m, e, r, len, &done) == 0)
-            return;
-        for (; done < len; done++) /* out of memory: one by one */
-            (void)ksf_walk(b, s, r, 1);
-        return;
-    }
-    ksf_run_stepped(b, s, r, len);
 }
 
 /* ksf_run without the memo (k = 1, or no memory for it). */
-void ksf_run_stepped(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
-{
-    uint64_t seg = b->k > 1 ? b->k - 1 : 1, done = 0;
+static void run_stepped(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
+{    uint64_t seg = b->k > 1 ? b->k - 1 : 1, done = 0;
     /* Step until a segment starts whose predecessor lies wholly in the
      * run (k = 1: at once, every event counts at the root). */
     while (done < len && !(s->n == 0 && done >= seg - (b->k == 1))) {
@@ -242,4 +219,21 @@ void ksf_run_stepped(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uin
     }
     for (; done < len; done++)
         ksf_item(b, s, r);
+}
+
+void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
+{
+    if (len == 0)
+        return;
+    struct run_memo *m = b->k > 1 ? run_memo(b) : NULL;
+    if (m != NULL) {
+        uint64_t h = (r ^ ((uint64_t)s->tau << 20) ^ ((uint64_t)s->beta << 40) ^ s->n) * 0x9E3779B97F4A7C15ull;
+        struct memo_entry *e = memo_slot(m, (uint32_t)(h >> (64 - m->bits)));
+        if (e->known == 0 || e->r != r || e->tau != s->tau || e->beta != s->beta || e->n != s->n)
+            *e = (struct memo_entry){.r = r, .tau = s->tau, .beta = s->beta, .n = s->n, .known = 0};
+        b->events += len;
+        run_memo_walk(b, s, m, e, r, len);
+        return;
+    }
+    run_stepped(b, s, r, len);
 }

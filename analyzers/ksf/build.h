@@ -160,10 +160,6 @@ static inline void ksf_item(struct ksf_builder *b, struct ksf_state *s, uint64_t
  * adds 1 to each; q such segments add q to each (docs/kiterations.md,
  * "Runs of one path"). */
 void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len);
-/* The same without build.c's memo of runs: what a run costs the first
- * time its (R, state) is seen (perfctl/micro/ksf-replay.c compares the
- * two). */
-void ksf_run_stepped(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len);
 
 /* Replays R (already counted elsewhere) to rebuild S's place in this
  * forest; see ksf_item_weighted. */
