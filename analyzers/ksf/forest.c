@@ -3,7 +3,29 @@
 #include "forest.h"
 
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* A forest of millions of nodes is read at random, a node or a slot a
+ * step: on 4 KiB pages nearly every step into cold memory also misses the
+ * TLB, which in a virtual machine is a two-dimensional page walk of up to
+ * 24 loads.  So the large arrays ask for huge pages where the kernel
+ * grants them on request (transparent huge pages "madvise" or "always";
+ * under "never" the advice is ignored).  Pages already touched stay small
+ * until the kernel collapses them; those faulted later come huge.  The
+ * cost is at most one partly used 2 MiB page at an array's end
+ * (docs/performance.md, "Huge pages for the forests"). */
+void ksf_huge_pages(void *p, size_t bytes)
+{
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (p == NULL || bytes < 2 * huge)
+        return;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
 
 int ksf_forest_init(struct ksf_forest *f)
 {
@@ -46,6 +68,7 @@ uint32_t ksf_new_node(struct ksf_forest *f, uint64_t label)
             f->failed = 1;
             return 0;
         }
+        ksf_huge_pages(n, (size_t)f->cap * 2 * sizeof *n);
         f->n = n;
         f->cap *= 2;
     }
@@ -69,6 +92,7 @@ static int grow_slots(struct ksf_forest *f)
     struct ksf_slot *s = calloc(n, sizeof *s);
     if (s == NULL)
         return -1;
+    ksf_huge_pages(s, (size_t)n * sizeof *s);
     for (uint32_t i = 0; i < f->nslots; i++) {
         if (f->slot[i].node == 0)
             continue;
@@ -164,6 +188,7 @@ int ksf_forest_reserve(struct ksf_forest *f, uint32_t nodes, uint32_t roots)
         struct ksf_node *n = realloc(f->n, (size_t)f->cap * 2 * sizeof *n);
         if (n == NULL)
             return -1;
+        ksf_huge_pages(n, (size_t)f->cap * 2 * sizeof *n);
         f->n = n;
         f->cap *= 2;
     }
@@ -189,6 +214,7 @@ int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots)
     struct ksf_node *n = realloc(f->n, (size_t)cap * sizeof *n);
     if (n == NULL)
         return -1;
+    ksf_huge_pages(n, (size_t)cap * sizeof *n);
     f->n = n;
     f->cap = cap;
     struct ksf_slot *s = calloc(nslots, sizeof *s);

@@ -21,14 +21,6 @@
 
 #pragma GCC visibility push(hidden)
 
-/* A child table slot: the label beside the pair, so that a lookup reads
- * this slot and no node (the node's label was the lookup's second cache
- * miss, 35% of its time on jpegtran at k = 8). */
-struct ksf_kid {
-    uint64_t label;
-    uint32_t parent, child;
-};
-
 struct ksf_linked {
     struct ksf_forest f; /* the k-IPF being built; its counts are "own" until summed */
     uint32_t *link;      /* link[T], for T < f.cap */
@@ -42,7 +34,7 @@ struct ksf_linked {
      * kept, for the writer and the union, and the table is dropped when
      * the k-IPF outgrows the size it was given.  The budgeted scratch
      * (max_nodes) has no table: its bytes are the budget's. */
-    struct ksf_kid *kid; /* child 0 = empty slot */
+    uint64_t *kid;       /* parent | child << 32; 0 = empty */
     uint32_t kid_mask;   /* slots - 1 (a power of two), 0 without a table */
     uint32_t nkid;       /* pairs held */
     uint32_t kid_grows;  /* times it grew (suffix-links.c, KID_GROWS) */
