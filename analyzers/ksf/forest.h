@@ -101,14 +101,14 @@ static inline uint32_t ksf_child(struct ksf_forest *f, uint32_t parent, uint64_t
  * reserve and resize return 0, or -1 when out of memory (the forest is
  * unchanged). */
 size_t ksf_forest_bytes(const struct ksf_forest *f);
-/* Asks for transparent huge pages on the whole 2 MiB pages inside
- * [P, P + BYTES) when that is 4 MiB or more (see forest.c). */
-void ksf_huge_pages(void *p, size_t bytes);
 int ksf_forest_reserve(struct ksf_forest *f, uint32_t nodes, uint32_t roots);
 void ksf_forest_clear(struct ksf_forest *f);
 int ksf_forest_resize(struct ksf_forest *f, uint32_t cap, uint32_t nslots);
 
 /* Calls FN(node, ctx) for every root, in table order. */
+/* Asks for transparent huge pages on the whole 2 MiB pages inside
+ * [P, P + BYTES) when that is 4 MiB or more (see forest.c). */
+void ksf_huge_pages(void *p, size_t bytes);
 void ksf_each_root(const struct ksf_forest *f, void (*fn)(uint32_t root, void *ctx), void *ctx);
 
 #pragma GCC visibility pop
