@@ -27,6 +27,13 @@ struct ksf_node {
     uint64_t count;
 };
 
+/* A forest's shape at one depth (the KIPF section's level figures,
+ * docs/format.md): its nodes, those of them with children, and their
+ * children. */
+struct ksf_level {
+    uint64_t nodes, internal, children;
+};
+
 /* Root table entry: node 0 marks an empty slot. */
 struct ksf_slot {
     uint64_t label;

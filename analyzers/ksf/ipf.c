@@ -64,14 +64,15 @@ static void join_subtree(struct join *j, uint32_t rho, uint32_t gamma, uint32_t 
  * Definition 2 by brute force).  It is built apart, because the summing
  * pass must see only this k-SF's counts, and becomes IPF when IPF is
  * still empty (one thread), else is united into it. */
-int ksf_make_k_ipf(const struct ksf_forest *sf, uint32_t k, struct ksf_forest *ipf)
+int ksf_make_k_ipf_shape(const struct ksf_forest *sf, uint32_t k, struct ksf_forest *ipf,
+                         struct ksf_level *levels, uint32_t nlevels)
 {
     struct ksf_linked l;
     if (ksf_linked_init(&l, 0, 0) != 0) {
         ipf->failed = 1;
         return -1;
     }
-    int rc = ksf_linked_add_ksf(&l, sf, k);
+    int rc = ksf_linked_add_ksf(&l, sf, k, levels, nlevels);
     if (rc == 0) {
         ksf_linked_sum(&l);
         if (ipf->len == 1 && ipf->nroots == 0 && !ipf->failed) {
@@ -86,6 +87,11 @@ int ksf_make_k_ipf(const struct ksf_forest *sf, uint32_t k, struct ksf_forest *i
     }
     ksf_linked_free(&l);
     return rc;
+}
+
+int ksf_make_k_ipf(const struct ksf_forest *sf, uint32_t k, struct ksf_forest *ipf)
+{
+    return ksf_make_k_ipf_shape(sf, k, ipf, NULL, 0);
 }
 
 static void merge_root(uint32_t root, void *ctx)

@@ -16,6 +16,11 @@
  * Returns 0, or -1 when out of memory (IPF->failed is set). */
 int ksf_make_k_ipf(const struct ksf_forest *sf, uint32_t k, struct ksf_forest *ipf);
 
+/* The same, adding SF's shape into LEVELS[0 .. NLEVELS - 1] on the way
+ * (ksf_linked_add_ksf): the conversion visits every k-SF node once. */
+int ksf_make_k_ipf_shape(const struct ksf_forest *sf, uint32_t k, struct ksf_forest *ipf,
+                         struct ksf_level *levels, uint32_t nlevels);
+
 /* IPF += FROM: the union of two prefix forests, counts added. */
 int ksf_ipf_merge(struct ksf_forest *ipf, const struct ksf_forest *from);
 

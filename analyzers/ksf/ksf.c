@@ -146,7 +146,7 @@ static void ksf_thread_end(void *a, void *tp)
     ksf_stats_add_thread(&an->st, &t->b);
     if (t->b.f.failed)
         an->ipf.failed = 1;
-    ksf_make_k_ipf(&t->b.f, an->k, &an->ipf);
+    ksf_make_k_ipf_shape(&t->b.f, an->k, &an->ipf, an->st.level, KSF_MAX_LEVELS);
     /* An orphan is a repair too: an activation invented for a path
      * whose start the stack never saw (coroutines, lost events). */
     if (t->q.acts.resync || t->q.acts.orphan)

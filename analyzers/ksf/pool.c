@@ -6,6 +6,7 @@
 #include "pool.h"
 
 #include "ipf.h"
+#include "stats.h"
 #include "thread-start.h"
 
 #include <pthread.h>
@@ -31,6 +32,7 @@ struct worker {
     struct ksf_builder b;
     struct ksf_seq q;
     struct ksf_forest ipf;  /* its k-SF converted, at stop */
+    struct ksf_level shape[KSF_MAX_LEVELS]; /* its k-SF's, found converting it */
     int converted;
 };
 
@@ -47,7 +49,7 @@ static void convert(struct worker *w)
 {
     if (w->converted)
         return;
-    ksf_make_k_ipf(&w->b.f, w->pool->k, &w->ipf);
+    ksf_make_k_ipf_shape(&w->b.f, w->pool->k, &w->ipf, w->shape, KSF_MAX_LEVELS);
     w->converted = 1;
 }
 
@@ -252,6 +254,11 @@ int ksf_pool_finish(struct ksf_pool *p, struct ksf_forest *ipf, struct ksf_stats
             ipf->failed = 1;
         ksf_ipf_merge(ipf, &w->ipf);
         ksf_stats_add_thread(&add, &w->b);
+        for (int l = 0; l < KSF_MAX_LEVELS; l++) {
+            add.level[l].nodes += w->shape[l].nodes;
+            add.level[l].internal += w->shape[l].internal;
+            add.level[l].children += w->shape[l].children;
+        }
     }
     add.threads = 0; /* workers are not producer threads */
     ksf_stats_merge(st, &add);

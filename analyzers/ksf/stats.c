@@ -1,36 +1,8 @@
-/* stats.c - walking forests for the KIPF statistics (stats.h). */
+/* stats.c - the KIPF statistics (stats.h): producer threads' counters.
+ * The level figures come from the conversion (ksf_make_k_ipf_shape) and
+ * the k-IPF's leaves from the writer (write.c), both of which visit every
+ * node anyway. */
 #include "stats.h"
-
-struct walk {
-    const struct ksf_forest *f;
-    struct ksf_stats *st;
-    uint64_t leaves, depth_sum;
-};
-
-static void shape(struct walk *w, uint32_t node, uint32_t depth)
-{
-    uint64_t children = 0;
-    for (uint32_t c = w->f->n[node].child; c != 0; c = w->f->n[c].sibling) {
-        shape(w, c, depth + 1);
-        children++;
-    }
-    if (w->st) {
-        /* Deeper than 2k - 3 cannot happen (Definition 3); clamp anyway. */
-        struct ksf_level *l = &w->st->level[depth < KSF_MAX_LEVELS ? depth : KSF_MAX_LEVELS - 1];
-        l->nodes++;
-        l->internal += children != 0;
-        l->children += children;
-    }
-    if (children == 0) {
-        w->leaves++;
-        w->depth_sum += depth;
-    }
-}
-
-static void shape_root(uint32_t root, void *ctx)
-{
-    shape(ctx, root, 0);
-}
 
 void ksf_stats_add_thread(struct ksf_stats *st, const struct ksf_builder *b)
 {
@@ -39,8 +11,6 @@ void ksf_stats_add_thread(struct ksf_stats *st, const struct ksf_builder *b)
     st->hash_ops += b->hash_ops;
     st->lost += b->lost;
     st->ksf_nodes += b->f.len - 1;
-    struct walk w = {.f = &b->f, .st = st};
-    ksf_each_root(&b->f, shape_root, &w);
 }
 
 void ksf_stats_merge(struct ksf_stats *into, const struct ksf_stats *from)
@@ -55,12 +25,4 @@ void ksf_stats_merge(struct ksf_stats *into, const struct ksf_stats *from)
         into->level[i].internal += from->level[i].internal;
         into->level[i].children += from->level[i].children;
     }
-}
-
-void ksf_leaf_depths(const struct ksf_forest *f, uint64_t *leaves, uint64_t *depth_sum)
-{
-    struct walk w = {.f = f};
-    ksf_each_root(f, shape_root, &w);
-    *leaves = w.leaves;
-    *depth_sum = w.depth_sum;
 }

@@ -10,10 +10,6 @@
 
 #define KSF_MAX_LEVELS (2 * KSF_MAX_K - 2)
 
-struct ksf_level {
-    uint64_t nodes, internal, children;
-};
-
 struct ksf_stats {
     uint64_t threads, events, ksf_nodes, hash_ops, lost;
     struct ksf_level level[KSF_MAX_LEVELS];
@@ -25,12 +21,12 @@ static inline uint32_t ksf_nlevels(uint32_t k)
     return k == 1 ? 1 : 2 * k - 2;
 }
 
-/* Adds one finished thread's builder: its counters and its k-SF's shape. */
+/* Adds one finished thread's builder's counters.  Its k-SF's shape (the
+ * level figures) is added by the conversion, which visits every node
+ * anyway (ksf_make_k_ipf_shape): a walk of its own over millions of cold
+ * nodes was a tenth of a forest-heavy process's time. */
 void ksf_stats_add_thread(struct ksf_stats *st, const struct ksf_builder *b);
 void ksf_stats_merge(struct ksf_stats *into, const struct ksf_stats *from);
-
-/* Leaves of a forest and the sum of their depths (roots at depth 0). */
-void ksf_leaf_depths(const struct ksf_forest *f, uint64_t *leaves, uint64_t *depth_sum);
 
 #pragma GCC visibility pop
 

@@ -260,7 +260,8 @@ static void push_root(uint32_t r, void *ctx)
     s->stack[s->n++] = (struct walk){r, 0, 1};
 }
 
-int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint32_t k)
+int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint32_t k,
+                       struct ksf_level *levels, uint32_t nlevels)
 {
     /* Every k-SF node is pushed once: the stack never holds more. */
     struct walk *stack = malloc(((size_t)ksf->len + 1) * sizeof *stack);
@@ -289,8 +290,16 @@ int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint3
         if (t == 0)
             break; /* out of memory: l->f.failed says so */
         l->f.n[t].count += ksf->n[w.sf].count;
+        size_t before = n;
         for (uint32_t c = ksf->n[w.sf].child; c != 0; c = ksf->n[c].sibling)
             stack[n++] = (struct walk){c, t, w.depth + 1};
+        if (levels) {
+            /* Deeper than 2k - 3 cannot happen (Definition 3); clamp anyway. */
+            struct ksf_level *lv = &levels[w.depth - 1 < nlevels ? w.depth - 1 : nlevels - 1];
+            lv->nodes++;
+            lv->internal += n != before;
+            lv->children += n - before;
+        }
     }
     free(stack);
     return l->f.failed ? -1 : 0;

@@ -72,9 +72,13 @@ void ksf_linked_clear(struct ksf_linked *l);
 
 /* Adds K-SF's counts (a k-SF built with this k) into L, as Fig. 7 would
  * add them into a k-IPF, except that the shorter suffixes get theirs only
- * from ksf_linked_sum().  L must grow as needed (max_nodes 0).  Returns 0,
- * or -1 when out of memory. */
-int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint32_t k);
+ * from ksf_linked_sum().  L must grow as needed (max_nodes 0).  With
+ * LEVELS (NLEVELS of them, at least 1) it also adds K-SF's shape there:
+ * level d counts the nodes at depth d (roots 0), the deepest level taking
+ * any deeper ones.  Returns 0, or -1 when out of memory (the shape is then
+ * incomplete as well). */
+int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint32_t k,
+                       struct ksf_level *levels, uint32_t nlevels);
 
 #pragma GCC visibility pop
 

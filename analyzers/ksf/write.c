@@ -112,6 +112,11 @@ struct writer {
      * child its parent's function, and writing its path ID there would
      * name another path, or one out of range, which readers reject. */
     uint64_t crossed;
+    /* The forest's leaves and the sum of their depths, found writing it
+     * (the header's figures, patched in after the nodes): a walk of its
+     * own over millions of cold nodes cost as much as the writing. */
+    uint32_t depth;
+    uint64_t leaves, depth_sum;
 };
 
 /* By label: canonical labels grow with (TU section, function, path ID). */
@@ -187,8 +192,15 @@ static void write_node(struct writer *w, uint32_t node, int root)
     pprt_buf_uleb(w->out, r ? n->label - r->start : n->label);
     pprt_buf_uleb(w->out, n->count);
     pprt_buf_uleb(w->out, w->failed ? 0 : nchildren);
-    if (!w->failed)
+    if (nchildren == 0) {
+        w->leaves++;
+        w->depth_sum += w->depth;
+    }
+    if (!w->failed) {
+        w->depth++;
         write_nodes(w, from, w->ntmp, 0);
+        w->depth--;
+    }
     w->ntmp = from;
 }
 
@@ -223,8 +235,6 @@ static int write_forest(uint32_t k, const struct ksf_forest *f, const struct fn_
                         const struct ksf_stats *st, struct pprt_buf *out)
 {
     size_t start = out->len;
-    uint64_t leaves, depth_sum;
-    ksf_leaf_depths(f, &leaves, &depth_sum);
     pprt_buf_u32(out, PATHPROF_SECTION_KIPF);
     pprt_buf_u32(out, 0);
     size_t at = out->len;
@@ -244,14 +254,17 @@ static int write_forest(uint32_t k, const struct ksf_forest *f, const struct fn_
         pprt_buf_u64(out, st->level[i].internal);
         pprt_buf_u64(out, st->level[i].children);
     }
-    pprt_buf_u64(out, leaves);
-    pprt_buf_u64(out, depth_sum);
+    size_t leaves_at = out->len;
+    pprt_buf_u64(out, 0); /* leaves and their depth sum, patched below */
+    pprt_buf_u64(out, 0);
     pprt_buf_u64(out, f->nroots);
     struct writer w = {.f = f, .t = t, .out = out};
     ksf_each_root(f, collect_root, &w);
     if (!w.failed)
         write_nodes(&w, 0, w.ntmp, 1);
     free(w.tmp);
+    pprt_buf_patch_u64(out, leaves_at, w.leaves);
+    pprt_buf_patch_u64(out, leaves_at + 8, w.depth_sum);
     if (w.unknown && !w.failed) {
         out->len = start;
         return -1;

@@ -112,6 +112,48 @@ static char *ipf_text_of(const uint64_t *s, size_t len, uint32_t k, struct ksf_b
     return t;
 }
 
+/* The k-SF's shape by a recursive walk of its own: the oracle of the
+ * figures the conversion finds on its way (ksf_make_k_ipf_shape). */
+static void shape_walk(const struct ksf_forest *f, uint32_t node, uint32_t depth,
+                       struct ksf_level *lv)
+{
+    uint64_t children = 0;
+    for (uint32_t c = f->n[node].child; c != 0; c = f->n[c].sibling, children++)
+        shape_walk(f, c, depth + 1, lv);
+    lv[depth].nodes++;
+    lv[depth].internal += children != 0;
+    lv[depth].children += children;
+}
+
+struct shape_ctx {
+    const struct ksf_forest *f;
+    struct ksf_level *lv;
+};
+
+static void shape_root(uint32_t root, void *ctx)
+{
+    struct shape_ctx *c = ctx;
+    shape_walk(c->f, root, 0, c->lv);
+}
+
+/* The conversion's shape of B's k-SF equals the walk's, level by level. */
+static void check_shape(const char *what, struct ksf_builder *b, uint32_t k)
+{
+    struct ksf_level got[KSF_MAX_LEVELS], want[KSF_MAX_LEVELS];
+    memset(got, 0, sizeof got);
+    memset(want, 0, sizeof want);
+    struct shape_ctx ctx = {&b->f, want};
+    ksf_each_root(&b->f, shape_root, &ctx);
+    struct ksf_forest ipf;
+    ksf_forest_init(&ipf);
+    ksf_make_k_ipf_shape(&b->f, k, &ipf, got, KSF_MAX_LEVELS);
+    ksf_forest_free(&ipf);
+    char name[240];
+    snprintf(name, sizeof name, "%s, k=%u: the conversion's k-SF level figures = a walk's", what,
+             k);
+    ok(memcmp(got, want, sizeof got) == 0, name, NULL, NULL);
+}
+
 static void check_k(const char *what, const uint64_t *s, size_t len, uint32_t k)
 {
     char name[200];
@@ -135,6 +177,7 @@ static void check_k(const char *what, const uint64_t *s, size_t len, uint32_t k)
         free(ws);
         ksf_forest_free(&want_sf);
     }
+    check_shape(what, &b, k);
     free(got);
     free(want);
     ksf_forest_free(&want_ipf);
@@ -262,6 +305,10 @@ int main(void)
     ok(b.hash_ops == 5 + 3, "Fig. 3 stream, k=4: 5 root lookups + 3 root inserts", NULL, NULL);
     struct ksf_stats st = {0};
     ksf_stats_add_thread(&st, &b);
+    struct ksf_forest ipf4;
+    ksf_forest_init(&ipf4);
+    ksf_make_k_ipf_shape(&b.f, 4, &ipf4, st.level, KSF_MAX_LEVELS);
+    ksf_forest_free(&ipf4);
     ok(st.level[5].nodes == 3 && st.level[6].nodes == 0 && st.ksf_nodes == b.f.len - 1 &&
            st.ksf_nodes == 23,
        "Fig. 3 stream, k=4: 23 nodes, 3 at the deepest level 2k-3 = 5", NULL, NULL);
