@@ -21,7 +21,7 @@ export AFL_QUIET=1
 objs=
 # pathprof merge compiles in the runtime's merge code (docs/cli.md).
 for src in "$root"/cli/*.c "$root"/cli/*/*.c "$root"/analyzers/common/activations.c \
-           "$root"/runtime/profile-merge*.c "$root"/runtime/bytebuf.c "$root"/fuzz/driver.c; do
+           "$root"/runtime/profile-merge*.c "$root"/runtime/profile-parts.c "$root"/runtime/bytebuf.c "$root"/fuzz/driver.c; do
     # Named by the whole path: cli/cmd/residual.c and cli/query/residual.c
     # are two files.
     rel=${src#"$root"/}

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "message.h"
 #include "profile-merge.h"
+#include "profile-parts.h"
 #include "stale-temporaries.h"
 
 #include <errno.h>
@@ -97,36 +98,181 @@ static int write_apart(const char *name, const struct pprt_buf *ours, pid_t pid,
     return err;
 }
 
-static int merge_and_write(const char *name, const unsigned char *old, size_t old_len,
-                           const struct pprt_buf *ours, pid_t pid, int *apart,
-                           const char **step)
+/* For tests/runtime-accumulate.t: a process killed while it holds the
+ * lock, the profile read, its own not yet (or half) written. */
+static void test_pause(void)
+{
+    if (!pprt_config.test_accumulate_delay_ms)
+        return;
+    struct timespec t = {(time_t)(pprt_config.test_accumulate_delay_ms / 1000),
+                         (long)(pprt_config.test_accumulate_delay_ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
+
+/* The file as it is: its whole parts (profile-parts.h), the bytes after
+ * them (a torn append, dropped), and the merge's name for each part. */
+struct on_disk {
+    const unsigned char *data;
+    size_t *at; /* part i is [at[i], at[i + 1]) */
+    struct pprt_parts parts;
+};
+
+static void part_name(const struct on_disk *d, size_t i, char *buf, size_t n)
+{
+    if (d->parts.n == 1)
+        snprintf(buf, n, "the accumulated profile");
+    else
+        snprintf(buf, n, "the accumulated profile (part %zu of %zu)", i + 1, d->parts.n);
+}
+
+/* Adds every part of D (if any) and ours into M; 0, else -1 with *WHY
+ * set and *THEIRS saying whose fault it was (the file's, or ours). */
+static int add_all(struct pprt_merge *m, const struct on_disk *d, const struct pprt_buf *ours,
+                   pid_t pid, struct pprt_merge_error *err, int *theirs)
+{
+    char name[96];
+    for (size_t i = 0; d && i < d->parts.n; i++) {
+        part_name(d, i, name, sizeof name);
+        if (pprt_merge_add(m, d->data + d->at[i], d->at[i + 1] - d->at[i], name, err) != 0) {
+            if (d->parts.n > 1) {
+                char why[sizeof err->msg - 64];
+                size_t n = strnlen(err->msg, sizeof why - 1);
+                memcpy(why, err->msg, n);
+                why[n] = '\0';
+                snprintf(err->msg, sizeof err->msg, "part %zu of %zu: %s", i + 1, d->parts.n,
+                         why);
+            }
+            *theirs = 1;
+            return -1;
+        }
+    }
+    snprintf(name, sizeof name, "this run (pid %ld)", (long)pid);
+    *theirs = 0;
+    return pprt_merge_add(m, ours->data, ours->len, name, err);
+}
+
+static int refused(const char *name, const struct pprt_buf *ours, pid_t pid, int theirs,
+                   const struct pprt_merge_error *err, int *apart, const char **step)
+{
+    char why[sizeof err->msg + 64];
+    if (theirs)
+        snprintf(why, sizeof why, "it is not a profile this run can be added to (%s)", err->msg);
+    else
+        snprintf(why, sizeof why, "%s", err->msg);
+    *apart = 1;
+    return write_apart(name, ours, pid, why, step);
+}
+
+/* The sum of D's parts and ours, written over NAME at once (the torn
+ * bytes, if any, go with the old file). */
+static int merge_and_write(const char *name, const struct on_disk *d, const struct pprt_buf *ours,
+                           pid_t pid, int *apart, const char **step)
 {
     struct pprt_merge *m = pprt_merge_new();
     struct pprt_merge_error err;
-    char self[64];
+    int theirs, rc;
     if (!m)
         return ENOMEM;
-    snprintf(self, sizeof self, "this run (pid %ld)", (long)pid);
-    int rc;
-    if (old_len && pprt_merge_add(m, old, old_len, "the accumulated profile", &err) != 0) {
-        char why[sizeof err.msg + 64];
-        snprintf(why, sizeof why, "it is not a profile this run can be added to (%s)", err.msg);
-        *apart = 1;
-        rc = write_apart(name, ours, pid, why, step);
-    } else if (pprt_merge_add(m, ours->data, ours->len, self, &err) != 0) {
-        *apart = 1;
-        rc = write_apart(name, ours, pid, err.msg, step);
+    if (add_all(m, d, ours, pid, &err, &theirs) != 0) {
+        rc = refused(name, ours, pid, theirs, &err, apart, step);
     } else {
         struct pprt_buf sum = {0};
         if (pprt_merge_encode(m, &sum, &err) != 0) {
             *step = "could not merge it in memory";
             rc = ENOMEM;
         } else {
+            test_pause();
             rc = pprt_write_file_atomically(name, sum.data, sum.len, step);
         }
         pprt_buf_free(&sum);
     }
     pprt_merge_free(m);
+    return rc;
+}
+
+/* Ours after D's whole parts, in place: the file is ours alone while we
+ * hold the lock.  On failure (a full disk) the file is cut back to what it
+ * was, so that it stays readable and the caller writes ours elsewhere. */
+static int append(const char *name, const struct on_disk *d, size_t old_len,
+                  const struct pprt_buf *ours, const char **step)
+{
+    int fd = open(name, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        *step = "could not open it to append this run";
+        return errno;
+    }
+    int err = 0;
+    size_t end = d->parts.whole;
+    if (old_len > end && ftruncate(fd, (off_t)end) != 0) {
+        err = errno;
+        *step = "could not cut off an unfinished addition at its end";
+    }
+    size_t half = ours->len / 2;
+    for (size_t done = 0; err == 0 && done < ours->len;) {
+        size_t want = done < half ? half - done : ours->len - done;
+        ssize_t w = pwrite(fd, ours->data + done, want, (off_t)(end + done));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            err = w < 0 ? errno : EIO;
+            *step = "could not append this run";
+            break;
+        }
+        done += (size_t)w;
+        if (done == half)
+            test_pause(); /* a kill here leaves a torn part: readers skip it */
+    }
+    if (err == 0 && fsync(fd) != 0) {
+        err = errno;
+        *step = "could not sync it";
+    }
+    if (err != 0 && ftruncate(fd, (off_t)end) != 0) {
+        /* Still readable: a torn part at the end is skipped by readers
+         * and cut off by the next process. */
+    }
+    close(fd);
+    return err;
+}
+
+/* OLD (OLD_LEN bytes, not empty) takes ours: checked against every part
+ * (pprt_merge_check_only), then appended as one more part, or, when the
+ * parts after the first have grown past twice its size (or number
+ * PPRT_ACCUMULATE_MAX_PARTS), everything merged into one. */
+static int add_to(const char *name, const unsigned char *old, size_t old_len,
+                  const struct pprt_buf *ours, pid_t pid, int *apart, const char **step)
+{
+    struct on_disk d = {.data = old};
+    if (pprt_profile_parts(old, old_len, &d.parts, &d.at) != 0)
+        return ENOMEM;
+    int rc;
+    if (d.parts.n == 0 || (d.parts.whole < old_len && !d.parts.torn)) {
+        /* Not a sequence of profiles: the merge says what is wrong with it
+         * (it is then left as it is, ours written beside it). */
+        struct on_disk whole = {.data = old, .at = (size_t[]){0, old_len}, .parts = {1, old_len, 0}};
+        rc = merge_and_write(name, &whole, ours, pid, apart, step);
+        free(d.at);
+        return rc;
+    }
+    size_t base = d.at[1], tail = d.parts.whole - base;
+    if (d.parts.n + 1 > PPRT_ACCUMULATE_MAX_PARTS || tail + ours->len > 2 * base) {
+        rc = merge_and_write(name, &d, ours, pid, apart, step);
+    } else {
+        struct pprt_merge *m = pprt_merge_new();
+        struct pprt_merge_error err;
+        int theirs;
+        if (!m) {
+            free(d.at);
+            return ENOMEM;
+        }
+        pprt_merge_check_only(m);
+        if (add_all(m, &d, ours, pid, &err, &theirs) != 0)
+            rc = refused(name, ours, pid, theirs, &err, apart, step);
+        else
+            rc = append(name, &d, old_len, ours, step);
+        pprt_merge_free(m);
+    }
+    free(d.at);
     return rc;
 }
 
@@ -161,18 +307,12 @@ int pprt_accumulate(const char *name, const struct pprt_buf *ours, pid_t pid, in
     unsigned char *old;
     size_t old_len;
     err = read_existing(name, &old, &old_len);
-    /* For tests/runtime-accumulate.t: a process killed while it holds
-     * the lock, the profile read, its sum not yet written. */
-    if (pprt_config.test_accumulate_delay_ms) {
-        struct timespec t = {(time_t)(pprt_config.test_accumulate_delay_ms / 1000),
-                             (long)(pprt_config.test_accumulate_delay_ms % 1000) * 1000000L};
-        while (nanosleep(&t, &t) != 0)
-            ;
-    }
     if (err != 0)
         *step = "could not read the profile to add to";
+    else if (old_len == 0)
+        err = merge_and_write(name, NULL, ours, pid, apart, step);
     else
-        err = merge_and_write(name, old, old_len, ours, pid, apart, step);
+        err = add_to(name, old, old_len, ours, pid, apart, step);
     free(old);
     close(fd); /* drops the lock, after the rename */
     return err;

@@ -182,8 +182,9 @@ static int encode_kprune(struct pprt_buf *b, const struct mg_kprune *k, uint32_t
 int pprt_merge_encode(const struct pprt_merge *m, struct pprt_buf *b,
                       struct pprt_merge_error *err)
 {
-    if (m->ninputs == 0) {
-        snprintf(err->msg, sizeof err->msg, "no profile to merge");
+    if (m->ninputs == 0 || m->shallow) {
+        snprintf(err->msg, sizeof err->msg,
+                 m->shallow ? "an accumulator that only checks has no sum" : "no profile to merge");
         return -1;
     }
     size_t *tus = malloc((m->ntus + 1) * sizeof *tus);

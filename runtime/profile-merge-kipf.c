@@ -283,6 +283,8 @@ int mg_read_kipf(struct pprt_merge *m, struct mg_cur *c, const size_t *tumap, si
         return -1;
     int first = !k->present;
     k->present = 1;
+    if (m->shallow)
+        return 0; /* the forest is checked when the parts are added for good */
     uint32_t *rank = malloc((m->ntus + 1) * sizeof *rank);
     if (!rank || mg_rank_tus(m, NULL, rank) != 0) {
         free(rank);

@@ -148,6 +148,8 @@ int mg_read_kprune(struct pprt_merge *m, struct mg_cur *c, const size_t *tumap, 
         mg_add(&k->epochs, epochs, err, "epoch counts") ||
         mg_add(&k->analyzers, analyzers, err, "analyzer thread counts"))
         return -1;
+    if (m->shallow)
+        return 0;
     for (uint32_t n = 1; n <= kk; n++)
         if (read_plength(m, c, n, &k->len[n - 1], tumap, ntus, input, err) != 0)
             return -1;

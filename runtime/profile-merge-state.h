@@ -175,6 +175,7 @@ struct mg_program {
 
 struct pprt_merge {
     size_t ninputs;
+    int shallow;           /* pprt_merge_check_only: checks, keeps no counts */
     uint32_t mode;
     uint64_t pid, time;
     int pid_mixed;

@@ -285,11 +285,15 @@ int mg_read_tu(struct pprt_merge *m, struct mg_cur *c, size_t input, size_t *tu_
         uint64_t n;
         if (mg_get_u64(c, &n) != 0 || n > mg_left(c) / 16)
             return mg_fail(err, "function %u: its path records run past the section", i);
-        if (add_records(f, c->p + c->pos, n, err) != 0)
+        if (!m->shallow && add_records(f, c->p + c->pos, n, err) != 0)
             return -1;
         c->pos += 16 * n;
         if (f->nverify > mg_left(c) / 8)
             return mg_fail(err, "function %u: its edge counts run past the section", i);
+        if (m->shallow) {
+            c->pos += 8 * (size_t)f->nverify;
+            continue;
+        }
         for (uint32_t e = 0; e < f->nverify; e++, c->pos += 8)
             if (mg_add(&f->verify[e], pprt_get_u64(c->p + c->pos), err, "direct edge counts") != 0)
                 return -1;

@@ -299,6 +299,11 @@ int mg_read_wpp(struct pprt_merge *m, struct mg_cur *c, const size_t *tumap, siz
     if (version != WPP_VERSION || flags != 0)
         return mg_fail(err, "version %u, flags 0x%x: this pathprof merges version %u, flags 0",
                        version, flags, WPP_VERSION);
+    if (m->shallow) {
+        c->pos = c->len; /* the grammars are checked when the parts are added for good */
+        w->present = 1;
+        return 0;
+    }
     struct in_tables t = {0};
     int rc = read_table(m, c, tumap, ntus, &t, err);
     if (rc == 0 && (mg_get_u64(c, &ngrammars) != 0 || ngrammars > mg_left(c) / GRAMMAR_HEAD))

@@ -26,6 +26,8 @@ struct pprt_merge *pprt_merge_new(void) { return calloc(1, sizeof(struct pprt_me
 
 size_t pprt_merge_count(const struct pprt_merge *m) { return m->ninputs; }
 
+void pprt_merge_check_only(struct pprt_merge *m) { m->shallow = 1; }
+
 static int check_envelope(const unsigned char *d, size_t len, uint32_t *nsections,
                           struct pprt_merge_error *err)
 {

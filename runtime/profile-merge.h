@@ -42,6 +42,16 @@ struct pprt_merge *pprt_merge_new(void);
 int pprt_merge_add(struct pprt_merge *m, const unsigned char *data, size_t len,
                    const char *name, struct pprt_merge_error *err);
 
+/* Before the first add: from now on M only checks that its inputs could
+ * be added (envelope and checksum, modes, TU metadata and every
+ * function's CFG checksum, PROGRAM, STREAM, SAMPLING and VPP as always,
+ * and the fixed part of KIPF, KPRUNE and WPP sections: k, budgets,
+ * versions) and keeps no counts: it costs a pass over the bytes, not the
+ * building of forests.  What it skips, a section's inner structure, is
+ * checked when the inputs are added for good.  Such an M cannot be
+ * encoded.  PATHPROF_ACCUMULATE's appends use it (profile-accumulate.c). */
+void pprt_merge_check_only(struct pprt_merge *m);
+
 /* Profiles added so far. */
 size_t pprt_merge_count(const struct pprt_merge *m);
 

@@ -89,11 +89,54 @@ PATHPROF_ACCUMULATE=1 PATHPROF_TEST_ACCUMULATE_DELAY_MS=10000 PATHPROF_OUT=$T/lo
 victim=$!
 sleep 1 # its 3000 steps take milliseconds: by now it holds the lock, for 10 s
 kill -9 "$victim"; wait "$victim" 2>/dev/null
+# It died halfway through appending its profile (the delay is there):
+# readers skip the torn part, saying so.
+"$PP_CLI" report lock.acc >/dev/null 2>lock.err
+like "$(cat lock.err)" "^pathprof: lock.acc: warning: its last [0-9]+ bytes are an addition that did not finish" \
+    "a torn append at the end: the reader warns"
+is "$(runs lock.acc 2>/dev/null)" 1 "a torn append at the end: the profile reads without it"
 start=$(date +%s)
 PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/lock.acc "$T/count" 3000 >/dev/null 2>lock.err
 is "$?:$(cat lock.err)" "0:" "the next process, after one was killed holding the lock: exit 0, silent"
 ok "it did not wait for the dead one's delay" test $(( $(date +%s) - start )) -lt 5
 is "$(runs lock.acc)" 2 "the profile holds the first and the last run, not the killed one"
+
+# One after the other: each appends its profile as one more part until
+# the parts after the first outgrow twice the first, then merges them all
+# (docs/format.md, "Parts"); every reader sums the parts.
+parts() { perl -e 'local $/; my $d = <STDIN>; my ($o, $n) = (0, 0);
+    while ($o + 64 <= length $d && substr($d, $o, 8) eq "PATHPROF") {
+        $o += 72 + unpack("Q<", substr($d, $o + 48, 8)); $n++ }
+    print $o == length $d ? $n : "$n and " . (length($d) - $o) . " bytes"' <"$1"; }
+rm -f seq.acc
+got=
+for i in 1 2 3 4 5 6; do
+    PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/seq.acc "$T/count" 3000 >/dev/null
+    got="$got $(parts seq.acc):$(runs seq.acc)"
+done
+is "$got" " 1:1 2:2 3:3 1:4 2:5 3:6" \
+    "six runs one after the other: appended, appended, merged into one, ...; every run counted"
+"$PP_CLI" merge -o seq.merged seq.acc && "$PP_CLI" report --json seq.merged >seq.merged.json &&
+    "$PP_CLI" report --json seq.acc >seq.acc.json
+is "$(parts seq.merged):$(perl "$ORACLE" bl seq.merged.json)" "1:$(perl "$ORACLE" bl seq.acc.json)" \
+    "pathprof merge of a file of parts: one part, the same counts"
+
+# A damaged second part: readers refuse the file naming the part, and the
+# next process keeps it as it is and puts its profile beside it.
+rm -f two.acc
+for i in 1 2; do PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/two.acc "$T/count" 3000 >/dev/null; done
+size=$(stat -c %s two.acc)
+printf '\377' | dd of=two.acc bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+cp two.acc two.before
+"$PP_CLI" report two.acc >/dev/null 2>two.err
+is "$?:$(grep -c '' two.err)" "2:1" "a damaged second part: the report fails with one line"
+like "$(cat two.err)" "part 2 of 2 \(bytes [0-9]+ to $size\) cannot be added to the others: checksum mismatch" \
+    "a damaged second part: the line names the part and what is wrong"
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/two.acc "$T/count" 3000 >/dev/null 2>two.err &
+pid=$!; wait $pid
+like "$(cat two.err)" "^pathprof: warning: profile not added to $T/two.acc: it is not a profile this run can be added to \(part 2 of 2: checksum mismatch .*\); this run's profile is in $T/two.acc.$pid$" \
+    "a damaged second part: the next process says where its profile went"
+ok "a damaged second part: the file is left as it was" cmp -s two.acc two.before
 
 # A damaged profile at the name: kept as it is, this run's beside it.
 printf 'not a profile\n' >dam.acc

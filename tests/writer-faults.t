@@ -399,6 +399,23 @@ for m in count stream; do
     both_fall_back $m disk-$m "full disk"
 done
 
+# Accumulating where one profile fits and two do not (a 48 KiB tmpfs, a
+# 36 KiB profile): the second run's append (runtime/profile-accumulate.c)
+# fails with ENOSPC, the file is cut back to the first run's bytes, and
+# the second run's profile goes to the fallback, whole.
+NS_OPTS=size=48k ns "run count acc1 PATHPROF_ACCUMULATE=1 PATHPROF_OUT='$T/ns/a.out' &&
+    cp '$T/ns/a.out' '$T/acc1.prof' &&
+    run count acc2 PATHPROF_ACCUMULATE=1 PATHPROF_OUT='$T/ns/a.out' &&
+    cp '$T/ns/a.out' '$T/acc2.prof' && ls -A '$T/ns' >'$T/acc.ls'"
+same_run count acc2 "full disk, accumulating"
+like "$(cat "$T/acc2.err")" "^pathprof: error: cannot write profile $T/ns/a.out: No space left on device \\(could not append this run\\)$" \
+    "full disk, accumulating: ENOSPC said, at the append"
+ok "full disk, accumulating: the profile on disk is cut back to the first run's bytes" \
+    cmp -s "$T/acc1.prof" "$T/acc2.prof"
+ok "full disk, accumulating: and reads" "$PP_CLI" report "$T/acc2.prof"
+is "$(cat "$T/acc.ls" 2>/dev/null | tr '\n' ' ')" "a.out a.out.lock " "full disk, accumulating: nothing else left on it"
+both_fall_back count acc2 "full disk, accumulating"
+
 # A read-only file system.
 for m in count stream; do
     NS_OPTS=ro,size=1m ns "run $m ro-$m PATHPROF_OUT='$T/ns/p.out' PATHPROF_TRACE='$T/ns/p.trace'"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/file_bytes.h"
+#include "read/profile_parts.h"
 #include "commands.h"
 #include "query/func_find.h"
 #include "out/text_out.h"
@@ -74,8 +75,16 @@ int load_one_section(const char *path, struct pp_profile *p, uint32_t tag, const
         profile_free(p);
         return EXIT_TROUBLE;
     }
+    struct pp_error err;
     if (!file_bytes(path, SIZE_MAX / 4, data, &flen)) {
         error_in_file(path, strerror(errno));
+        profile_free(p);
+        return EXIT_TROUBLE;
+    }
+    /* The sections' places are those of the bytes load_profile read: an
+     * accumulated file's parts summed the same way. */
+    if (!profile_parts_sum(NULL, data, &flen, &err)) {
+        error_in_file(path, err.msg);
         profile_free(p);
         return EXIT_TROUBLE;
     }

@@ -14,6 +14,8 @@
 #include "commands.h"
 #include "base/file_bytes.h"
 #include "profile-merge.h"
+#include "profile-parts.h"
+#include "read/profile_parts.h"
 
 #define MAX_PROFILE_BYTES ((size_t)1 << 40)
 
@@ -58,6 +60,45 @@ static int write_out(const char *out, const struct pprt_buf *b)
         unlink(tmp);
     free(tmp);
     return err;
+}
+
+/* PATH's profile, or each part of an accumulated file (profile_parts.h),
+ * a torn last part left out with a warning. */
+static int add_file(struct pprt_merge *m, const char *path, const unsigned char *data,
+                    size_t len, struct pprt_merge_error *err)
+{
+    struct pprt_parts parts;
+    size_t *at;
+    if (pprt_profile_parts(data, len, &parts, &at) != 0) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    if (parts.n == 0 || (parts.n == 1 && (parts.whole == len || !parts.torn))) {
+        rc = pprt_merge_add(m, data, len, path, err); /* which says what is wrong */
+    } else if (parts.whole < len && !parts.torn) {
+        snprintf(err->msg, sizeof err->msg,
+                 "%zu bytes after its %zu parts (from byte %zu) are not a profile",
+                 len - parts.whole, parts.n, parts.whole);
+        rc = -1;
+    } else {
+        if (parts.torn)
+            profile_parts_warn_torn(path, len - parts.whole);
+        for (size_t i = 0; i < parts.n && rc == 0; i++) {
+            size_t n = strlen(path) + 64;
+            char *name = malloc(n);
+            if (!name) {
+                snprintf(err->msg, sizeof err->msg, "out of memory");
+                rc = -1;
+                break;
+            }
+            snprintf(name, n, "%s (part %zu of %zu)", path, i + 1, parts.n);
+            rc = pprt_merge_add(m, data + at[i], at[i + 1] - at[i], name, err);
+            free(name);
+        }
+    }
+    free(at);
+    return rc;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -110,7 +151,7 @@ int cmd_merge(int argc, char **argv)
             status = EXIT_TROUBLE;
             break;
         }
-        if (pprt_merge_add(m, data, len, in[i], &err) != 0) {
+        if (add_file(m, in[i], data, len, &err) != 0) {
             error_in_file(in[i], err.msg);
             status = EXIT_TROUBLE;
         }

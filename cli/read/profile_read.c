@@ -24,6 +24,7 @@
 #include "graph/path.h"
 #include "pathprof-abi.h"
 #include "profile-checksum.h"
+#include "profile_parts.h"
 
 /* Checks magic, versions, announced size and checksum; sets *payload_len. */
 static bool check_envelope(const unsigned char *data, size_t len, struct pp_profile *p,
@@ -585,6 +586,8 @@ bool profile_read_keep(const char *path, struct pp_profile *p, const struct kipf
         p->broken[i] = first[i] = PP_NO_SECTION;
     if (!file_bytes(path, SIZE_MAX / 4, &data, &len))
         return pp_fail(err, "%s", strerror(errno));
+    if (!profile_parts_sum(path, &data, &len, err))
+        return false;
     ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
          read_sections(data, payload_len, nsections, p, first, err) &&
          func_merge_copies(p, err);

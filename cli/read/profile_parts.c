@@ -1,0 +1,81 @@
+/* profile_parts.c - summing the parts of an accumulated profile file
+ * (profile_parts.h). */
+#include "profile_parts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/text_out.h"
+#include "profile-merge.h"
+#include "profile-parts.h"
+
+void profile_parts_warn_torn(const char *path, size_t bytes)
+{
+    fputs("pathprof: ", stderr);
+    out_safe(stderr, path);
+    fprintf(stderr, ": warning: its last %zu bytes are an addition that did not finish (a "
+                    "process killed while adding its profile, or one adding it now): not read\n",
+            bytes);
+}
+
+bool profile_parts_sum(const char *path, unsigned char **data, size_t *len,
+                       struct pp_error *err)
+{
+    struct pprt_parts parts;
+    size_t *at = NULL;
+    if (pprt_profile_parts(*data, *len, &parts, &at) != 0) {
+        free(*data);
+        return pp_fail(err, "out of memory");
+    }
+    /* Not a sequence of parts, or a single whole one: the reader's own
+     * checks say the rest. */
+    if (parts.n == 0 || (parts.n == 1 && (parts.whole == *len || !parts.torn))) {
+        free(at);
+        return true;
+    }
+    if (parts.whole < *len && !parts.torn) {
+        free(at);
+        free(*data);
+        *data = NULL;
+        return pp_fail(err, "%zu bytes after its %zu parts (from byte %zu) are not a profile",
+                       *len - parts.whole, parts.n, parts.whole);
+    }
+    if (parts.torn && path)
+        profile_parts_warn_torn(path, *len - parts.whole);
+    if (parts.n == 1) {
+        *len = parts.whole;
+        free(at);
+        return true;
+    }
+    struct pprt_merge *m = pprt_merge_new();
+    struct pprt_merge_error merr;
+    struct pprt_buf sum = {0};
+    bool ok = m != NULL || pp_fail(err, "out of memory");
+    for (size_t i = 0; ok && i < parts.n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "part %zu of %zu", i + 1, parts.n);
+        if (pprt_merge_add(m, *data + at[i], at[i + 1] - at[i], name, &merr) != 0)
+            ok = pp_fail(err, "part %zu of %zu (bytes %zu to %zu) cannot be added to the "
+                              "others: %s", i + 1, parts.n, at[i], at[i + 1], merr.msg);
+    }
+    if (ok && pprt_merge_encode(m, &sum, &merr) != 0)
+        ok = pp_fail(err, "%s", merr.msg);
+    if (ok) {
+        /* NUL-terminated, as file_bytes leaves what it reads. */
+        pprt_buf_put(&sum, "", 1);
+        ok = !sum.failed || pp_fail(err, "out of memory");
+        sum.len--;
+    }
+    pprt_merge_free(m);
+    free(at);
+    free(*data);
+    *data = NULL;
+    if (!ok) {
+        pprt_buf_free(&sum);
+        return false;
+    }
+    *data = sum.data;
+    *len = sum.len;
+    return true;
+}
