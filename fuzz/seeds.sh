@@ -72,6 +72,12 @@ seed vpp-out-oddeven vpp-oddeven PATHPROF_ANALYZER=vpp PATHPROF_SAMPLE=1/3 \
 seed all-oddeven stream-oddeven PATHPROF_ANALYZER=blpp,ksf,ksf-pruned,trace PATHPROF_K=3
 # Several producer threads, two analyzer threads: one stream per thread.
 seed threads stream-threads PATHPROF_ANALYZER=blpp,ksf,trace PATHPROF_ANALYZERS=2 PATHPROF_K=2
+# An accumulated file of parts (docs/format.md, "Parts"): two runs
+# appended, and the same with half of a third torn off at the end.
+for i in 1 2; do seed acc-parts stream-oddeven PATHPROF_ANALYZER=blpp,ksf PATHPROF_K=3 PATHPROF_ACCUMULATE=1; done
+cp "$out/acc-parts.pp" "$out/acc-torn.pp"
+head -c 300 "$out/blpp-ksf-oddeven.pp" >>"$out/acc-torn.pp"
+rm -f "$out/acc-parts.pp.lock"
 
 perl "$root/tests/cli/mkprofile.pl" --scenario basic "$out/synthetic-basic.pp"
 perl "$root/tests/cli/mkprofile.pl" --scenario small "$out/synthetic-small.pp"

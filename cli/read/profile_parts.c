@@ -12,6 +12,12 @@
 
 void profile_parts_warn_torn(const char *path, size_t bytes)
 {
+    /* Once per file: a command may read one file more than once. */
+    static char *warned;
+    if (warned && strcmp(warned, path) == 0)
+        return;
+    free(warned);
+    warned = strdup(path);
     fputs("pathprof: ", stderr);
     out_safe(stderr, path);
     fprintf(stderr, ": warning: its last %zu bytes are an addition that did not finish (a "
