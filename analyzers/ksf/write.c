@@ -160,21 +160,29 @@ static int push_tmp(struct writer *w, uint32_t node)
     return 0;
 }
 
-static void write_nodes(struct writer *w, size_t from, size_t to, int roots);
+static void write_nodes(struct writer *w, size_t from, size_t to, int roots,
+                        const struct fn_range *fn);
 
 /* A node in the compact encoding: a root names its TU section and
  * function, a child has its parent's (a k-iteration path lies within one
  * function); then path ID, count and number of children, all unsigned
  * LEB128.  Most nodes take 3 to 5 bytes instead of 32 (a k = 16 forest
  * on bzip2 holds 17 M nodes). */
-static void write_node(struct writer *w, uint32_t node, int root)
+/* FN: the function of NODE when its parent's was found (a child is
+ * written only within its parent's function), else NULL. */
+static void write_node(struct writer *w, uint32_t node, int root, const struct fn_range *fn)
 {
     const struct ksf_node *n = &w->f->n[node];
-    const struct fn_range *r = fn_find(w->t, n->label);
+    const struct fn_range *r = fn ? fn : fn_find(w->t, n->label);
     size_t from = w->ntmp;
     uint32_t nchildren = 0;
     for (uint32_t c = n->child; c != 0; c = w->f->n[c].sibling) {
-        if (r != NULL && fn_find(w->t, w->f->n[c].label) != r) {
+        const struct ksf_node *cn = &w->f->n[c];
+        /* The preorder reads each child's own children next: on the way
+         * now, while the siblings are read (a k-IPF of millions of nodes
+         * is cold, and its lists are chains of misses). */
+        __builtin_prefetch(&w->f->n[cn->child]);
+        if (r != NULL && cn->label - r->start >= r->n) {
             w->crossed++;
             continue;
         }
@@ -198,17 +206,18 @@ static void write_node(struct writer *w, uint32_t node, int root)
     }
     if (!w->failed) {
         w->depth++;
-        write_nodes(w, from, w->ntmp, 0);
+        write_nodes(w, from, w->ntmp, 0, r);
         w->depth--;
     }
     w->ntmp = from;
 }
 
-static void write_nodes(struct writer *w, size_t from, size_t to, int roots)
+static void write_nodes(struct writer *w, size_t from, size_t to, int roots,
+                        const struct fn_range *fn)
 {
     sort_siblings(w, w->tmp + from, to - from);
     for (size_t i = from; i < to; i++)
-        write_node(w, w->tmp[i], roots);
+        write_node(w, w->tmp[i], roots, fn);
 }
 
 static void collect_root(uint32_t root, void *ctx)
@@ -261,7 +270,7 @@ static int write_forest(uint32_t k, const struct ksf_forest *f, const struct fn_
     struct writer w = {.f = f, .t = t, .out = out};
     ksf_each_root(f, collect_root, &w);
     if (!w.failed)
-        write_nodes(&w, 0, w.ntmp, 1);
+        write_nodes(&w, 0, w.ntmp, 1, NULL);
     free(w.tmp);
     pprt_buf_patch_u64(out, leaves_at, w.leaves);
     pprt_buf_patch_u64(out, leaves_at + 8, w.depth_sum);
