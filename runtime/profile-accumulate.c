@@ -126,13 +126,13 @@ static void part_name(const struct on_disk *d, size_t i, char *buf, size_t n)
         snprintf(buf, n, "the accumulated profile (part %zu of %zu)", i + 1, d->parts.n);
 }
 
-/* Adds every part of D (if any) and ours into M; 0, else -1 with *WHY
+/* Adds every part of D and ours into M; 0, else -1 with *WHY
  * set and *THEIRS saying whose fault it was (the file's, or ours). */
 static int add_all(struct pprt_merge *m, const struct on_disk *d, const struct pprt_buf *ours,
                    pid_t pid, struct pprt_merge_error *err, int *theirs)
 {
     char name[96];
-    for (size_t i = 0; d && i < d->parts.n; i++) {
+    for (size_t i = 0; i < d->parts.n; i++) {
         part_name(d, i, name, sizeof name);
         if (pprt_merge_add(m, d->data + d->at[i], d->at[i + 1] - d->at[i], name, err) != 0) {
             if (d->parts.n > 1) {
@@ -309,8 +309,12 @@ int pprt_accumulate(const char *name, const struct pprt_buf *ours, pid_t pid, in
     err = read_existing(name, &old, &old_len);
     if (err != 0)
         *step = "could not read the profile to add to";
-    else if (old_len == 0)
-        err = merge_and_write(name, NULL, ours, pid, apart, step);
+    else if (old_len == 0) {
+        /* The first: ours as it is (a merge of it alone would only
+         * reorder it, at the cost of building its forest again). */
+        test_pause();
+        err = pprt_write_file_atomically(name, ours->data, ours->len, step);
+    }
     else
         err = add_to(name, old, old_len, ours, pid, apart, step);
     free(old);
