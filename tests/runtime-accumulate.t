@@ -104,10 +104,9 @@ is "$(runs lock.acc)" 2 "the profile holds the first and the last run, not the k
 # One after the other: each appends its profile as one more part until
 # the parts after the first outgrow twice the first, then merges them all
 # (docs/format.md, "Parts"); every reader sums the parts.
-parts() { perl -e 'local $/; my $d = <STDIN>; my ($o, $n) = (0, 0);
-    while ($o + 64 <= length $d && substr($d, $o, 8) eq "PATHPROF") {
-        $o += 72 + unpack("Q<", substr($d, $o + 48, 8)); $n++ }
-    print $o == length $d ? $n : "$n and " . (length($d) - $o) . " bytes"' <"$1"; }
+# (perfctl/lib/pp-parts.pl: perfctl merges a file of several before its
+# stats scripts read it)
+parts() { perl "$TAP_ROOT/perfctl/lib/pp-parts.pl" "$1"; }
 rm -f seq.acc
 got=
 for i in 1 2 3 4 5 6; do

@@ -13,6 +13,10 @@ local $/;
 my $d = <$fh>;
 die "kprune-stats.pl: $f: not a pathprof profile\n" unless length $d >= 64 && substr($d, 0, 8) eq 'PATHPROF';
 my ($hsize, $nsec) = (unpack('V', substr($d, 12, 4)), unpack('V', substr($d, 40, 4)));
+# One part only: a file of several (an accumulated one, docs/format.md,
+# "Parts") is merged first (perfctl does; pp-parts.pl counts them).
+die "kprune-stats.pl: $f holds more than one profile: merge it first (pathprof merge -o ONE $f)\n"
+    if 72 + unpack('Q<', substr($d, 48, 8)) != length $d;
 my $o = $hsize;
 for (1 .. $nsec) {
     last if $o + 16 > length $d;
