@@ -36,24 +36,29 @@ void ksf_linked_free(struct ksf_linked *l)
     l->kid_mask = l->nkid = l->kid_grows = 0;
 }
 
-/* The child table's smallest size, what ksf_linked_add_ksf sizes it for,
- * and how often a full table grows before it is dropped.  Sized for the
- * k-SF's node count, it holds the whole k-IPF when the k-IPF is no larger
- * (libjpeg-turbo's jpegtran, k = 8: 1.9 M k-IPF nodes for 2.0 M k-SF
- * nodes); when the k-IPF is larger (k = 16 there: 14.1 M for 3.1 M) the
- * table is dropped and the rest is found through the lists: growing
- * reads every pair's node again, a cache miss each, and made that
- * conversion 1.7x slower than the lists alone.  The colliding test build
- * (below) starts it tiny and lets it grow a few times, so that the rehash
- * and the drop both run. */
+/* The child table's smallest size, what ksf_linked_add_ksf sizes it for
+ * first, and how often a full table grows before it is dropped.
+ *
+ * The k-IPF may be far smaller than the k-SF (bzip2, k = 8: 2.5 M k-IPF
+ * nodes for 14.3 M k-SF nodes), about as large (libjpeg-turbo's jpegtran,
+ * k = 8: 1.9 M for 2.0 M) or far larger (k = 16 there: 14.1 M for 3.1 M).
+ * A table sized for the k-SF's nodes was 268 MB on bzip2 for 2.5 M pairs:
+ * every page of it faulted in and cleared, and a TLB miss a probe.  So it
+ * starts at a quarter of that and grows once, at its first fill, straight
+ * to the k-SF's size (the rehash reads each pair's node again, a cache
+ * miss each, but only the quarter's); when that fills too, the table is
+ * dropped and the rest is found through the lists: growing on from there
+ * made the k = 16 conversion 1.7x slower than the lists alone.  The
+ * colliding test build (below) starts it tiny and lets it grow a few
+ * times, so that the rehash and the drop both run. */
 #ifdef KSF_LINKED_TEST_COLLIDE
 #define KID_MIN 4u
 #define KID_PRESIZE(nodes) ((void)(nodes), 1u)
 #define KID_GROWS 4
 #else
 #define KID_MIN 1024u
-#define KID_PRESIZE(nodes) (nodes)
-#define KID_GROWS 0
+#define KID_PRESIZE(nodes) ((nodes) / 4)
+#define KID_GROWS 1
 #endif
 
 /* The home slot of the child labelled LABEL under PARENT. */
@@ -124,7 +129,12 @@ static void kid_drop(struct ksf_linked *l)
 static void kid_add(struct ksf_linked *l, uint32_t b, uint32_t c)
 {
     if ((uint64_t)(l->nkid + 1) * 4 > ((uint64_t)l->kid_mask + 1) * 3) {
-        if ((int)l->kid_grows - KID_GROWS >= 0 || kid_reserve(l, (uint64_t)l->nkid * 2 + 2) != 0) {
+        uint64_t want = (uint64_t)l->nkid * 2 + 2;
+        uint32_t mask = l->kid_mask;
+        if (want < l->kid_full)
+            want = l->kid_full;
+        if ((int)l->kid_grows - KID_GROWS >= 0 || kid_reserve(l, want) != 0 ||
+            l->kid_mask == mask) {
             kid_drop(l);
             return;
         }
@@ -269,10 +279,10 @@ int ksf_linked_add_ksf(struct ksf_linked *l, const struct ksf_forest *ksf, uint3
         l->f.failed = 1;
         return -1;
     }
-    /* The k-IPF has about as many nodes as the k-SF (libjpeg-turbo's
-     * jpegtran at k = 8: 1.9 M for 2.0 M): the table is sized once for
-     * that, and grows if a stream makes more. */
-    if (l->max_nodes != 0 || kid_reserve(l, KID_PRESIZE((uint64_t)l->f.len + ksf->len)) != 0) {
+    /* A quarter of the k-SF's nodes first, all of them at the first fill
+     * (KID_PRESIZE above). */
+    l->kid_full = (uint64_t)l->f.len + ksf->len;
+    if (l->max_nodes != 0 || kid_reserve(l, KID_PRESIZE(l->kid_full)) != 0) {
         free(stack);
         l->f.failed = 1;
         return -1;

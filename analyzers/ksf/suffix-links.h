@@ -38,6 +38,7 @@ struct ksf_linked {
     uint32_t kid_mask;   /* slots - 1 (a power of two), 0 without a table */
     uint32_t nkid;       /* pairs held */
     uint32_t kid_grows;  /* times it grew (suffix-links.c, KID_GROWS) */
+    uint64_t kid_full;   /* pairs it grows to hold at its first fill: the k-SF's nodes */
     uint32_t max_nodes;  /* 0: grows as needed; else f.cap, never grown */
     int full;            /* a node was refused: max_nodes reached, or the
                             root table half full */
