@@ -110,8 +110,8 @@ static void test_pause(void)
         ;
 }
 
-/* The file as it is: its whole parts (profile-parts.h), the bytes after
- * them (a torn append, dropped), and the merge's name for each part. */
+/* The file as it is: its bytes and where its whole parts are
+ * (profile-parts.h); bytes after them are a torn append, dropped. */
 struct on_disk {
     const unsigned char *data;
     size_t *at; /* part i is [at[i], at[i + 1]) */
@@ -126,8 +126,9 @@ static void part_name(const struct on_disk *d, size_t i, char *buf, size_t n)
         snprintf(buf, n, "the accumulated profile (part %zu of %zu)", i + 1, d->parts.n);
 }
 
-/* Adds every part of D and ours into M; 0, else -1 with *WHY
- * set and *THEIRS saying whose fault it was (the file's, or ours). */
+/* Adds every part of D and ours into M; 0, else -1 with *ERR set (naming
+ * the part when there are several) and *THEIRS saying whose fault it was
+ * (the file's, or ours). */
 static int add_all(struct pprt_merge *m, const struct on_disk *d, const struct pprt_buf *ours,
                    pid_t pid, struct pprt_merge_error *err, int *theirs)
 {
