@@ -87,6 +87,18 @@ static uint32_t find(const struct ss_summary *s, const uint64_t *labels, uint32_
     return UINT32_MAX;
 }
 
+void ss_prefetch_entry(const struct ss_summary *s, uint32_t h)
+{
+    if (s->nslots == 0)
+        return;
+    uint64_t v = s->slot[h & (s->nslots - 1)];
+    if (v != 0 && slot_hash(v) == h) {
+        uint32_t i = (uint32_t)v - 1;
+        __builtin_prefetch(&s->e[i]);
+        __builtin_prefetch(ss_labels(s, i));
+    }
+}
+
 uint32_t ss_lookup(const struct ss_summary *s, const uint64_t *labels)
 {
     uint32_t at;

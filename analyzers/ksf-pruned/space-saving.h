@@ -95,6 +95,11 @@ static inline void ss_prefetch(const struct ss_summary *s, uint32_t h)
     __builtin_prefetch(&s->slot[h & (s->nslots - 1)]);
 }
 
+/* The second step of the same: once that slot has come, the entry it
+ * names (count and labels, which the probe compares next) when its hash
+ * is H.  Only a hint: the table may change before the update. */
+void ss_prefetch_entry(const struct ss_summary *s, uint32_t h);
+
 /* ss_add with the hash of LABELS already computed. */
 void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t hash, uint64_t w);
 
