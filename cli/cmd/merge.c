@@ -1,9 +1,9 @@
 /* merge.c - `pathprof merge -o OUT IN...`: profiles of one build added
  * into one (docs/cli.md).  The adding is the runtime's own merge code
  * (runtime/profile-merge*.c), the one PATHPROF_ACCUMULATE uses at exit, so
- * a profile accumulated by the runtime and one merged here are the same
- * bytes.  OUT is replaced atomically and only when every input was added:
- * a refused input leaves OUT as it was. */
+ * an accumulated file merged here into one part holds the same sums as the
+ * runtime's own merge of it.  OUT is replaced atomically and only when
+ * every input was added: a refused input leaves OUT as it was. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
