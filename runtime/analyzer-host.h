@@ -101,6 +101,14 @@ struct pp_analyzer {
      * others get every RUN expanded into its n events (run-expand.h),
      * so they, and traces, see the stream one event a word. */
     int reads_runs;
+    /* Optional, for an analyzer with reads_runs: how many events the chunk
+     * its last consume() took for stream T stands for, each RUN pair
+     * counted as its n events and split pairs and dropped chunks as
+     * pprt_run_count counts them (run-expand.h), or UINT64_MAX when it
+     * does not know (T is NULL).  The runtime then skips its own pass
+     * over the chunk (a tenth of an interpreter's analyzer time, whose
+     * every chunk holds call markers). */
+    uint64_t (*chunk_events)(void *a, void *t);
     /* 1: its write() appends the TU sections (blpp, and vpp, which counts
      * with a blpp inside unless blpp runs too); the runtime adds empty
      * ones only when no analyzer that ran does. */

@@ -54,6 +54,7 @@ static uint64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 static void begin_stream(struct pprt_analyzer *an, struct pprt_channel_info *info)
 {
     info->runs = (struct pprt_run_state){0};
+    info->runs_counted = 0;
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++)
         info->stream[k] = kind(k)->thread_begin(an->inst[k], info->tid);
     __atomic_store_n(&info->begun, 1, __ATOMIC_RELEASE); /* read unlocked in service() */
@@ -101,11 +102,15 @@ static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
      * per core must not count the time it was not running. */
     uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     int expand = 0;
+    uint64_t counted = UINT64_MAX;
     for (uint32_t k = 0; k < pprt_config.nanalyzers; k++) {
-        if (kind(k)->reads_runs)
+        if (kind(k)->reads_runs) {
             kind(k)->consume(an->inst[k], info->stream[k], ev, n);
-        else
+            if (counted == UINT64_MAX && kind(k)->chunk_events)
+                counted = kind(k)->chunk_events(an->inst[k], info->stream[k]);
+        } else {
             expand = 1;
+        }
     }
     /* The stream's events count a RUN pair as the events it stands for,
      * as a trace holds them. */
@@ -114,7 +119,13 @@ static void consume(struct pprt_analyzer *an, struct pprt_channel_info *info,
         struct expanded x = {an, info, 0};
         pprt_run_expand(&info->runs, ev, n, an->run_buf, PPRT_RUN_BUF_WORDS, consume_expanded, &x);
         events = x.events;
+    } else if (counted != UINT64_MAX && !info->runs_counted) {
+        events = counted;
     } else {
+        /* No analyzer counted this stream (or one stopped knowing):
+         * from its first chunk on, so that the split pairs' state here
+         * is the stream's. */
+        info->runs_counted = 1;
         events = pprt_run_count(&info->runs, ev, n);
     }
     uint64_t dt = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;

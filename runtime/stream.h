@@ -70,6 +70,7 @@ struct pprt_channel_info {
     /* Analyzer side only. */
     int begun;          /* thread_begin was called for this producer */
     struct pprt_run_state runs; /* a RUN marker split between two chunks */
+    int runs_counted;   /* pprt_run_count counts its events (no analyzer does) */
     int finished;       /* finalised at exit; never reused */
     void *stream[PPRT_MAX_ANALYZERS];
     /* Control side, under the stream mutex. */

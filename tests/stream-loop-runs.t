@@ -91,6 +91,22 @@ is "$(field events vb.json)" "$(field paths vb.json)" "vec -O2, blpp alone: the 
 PATHPROF_ANALYZER=blpp PATHPROF_CHUNK=16 PATHPROF_OUT=vb16.pp ./loop-exits-O2.run 200 >/dev/null &&
     "$PP_CLI" report --json vb16.pp >vb16.json || fail "loop-exits -O2, blpp alone, chunks of 16"
 is "$(field events vb16.json)" "$(field paths vb16.json)" "loop-exits -O2, blpp alone, chunks of 16: the stream's events are the paths counted"
+# blpp alone reports each chunk's events itself (analyzer-host.h,
+# chunk_events: the runtime then skips its own pass); beside trace the
+# runtime counts them while expanding the RUNs: the same STREAM events,
+# at every chunk size from 16 words (RUN pairs split between chunks) up.
+for prog in one_path_loops-O0: one_path_loops-O2: loop-exits-O0:200 loop-exits-O3:200 vec-O2:30; do
+    for chunk in 16 32 1024; do
+        # shellcheck disable=SC2086
+        PATHPROF_ANALYZER=blpp PATHPROF_CHUNK=$chunk PATHPROF_OUT=ce-b.pp "./${prog%%:*}.run" ${prog#*:} >/dev/null &&
+            PATHPROF_ANALYZER=blpp,trace PATHPROF_TRACE=ce.trace PATHPROF_CHUNK=$chunk PATHPROF_OUT=ce-t.pp \
+                "./${prog%%:*}.run" ${prog#*:} >/dev/null &&
+            "$PP_CLI" report --json ce-b.pp >ce-b.json && "$PP_CLI" report --json ce-t.pp >ce-t.json ||
+            fail "${prog%%:*}, chunks of $chunk: blpp, blpp+trace"
+        is "$(field events ce-b.json)" "$(field events ce-t.json)" \
+            "${prog%%:*}, chunks of $chunk: the STREAM events blpp counts = those the runtime counts expanding RUNs"
+    done
+done
 
 # The KIPF section's statistics (events, k-SF nodes, Fig. 9's hash
 # operations) are those of the probes in the loop, at k = 1 (one root

@@ -72,6 +72,12 @@ struct blpp {
 struct blpp_stream {
     int skip;      /* the next word is a marker's payload */
     uint64_t run;  /* ... of a RUN marker: that path happened RUN more times */
+    int half_run;  /* the last chunk ended with a RUN marker's first word */
+    /* The last chunk's events with every RUN pair counted as the events it
+     * stands for, split pairs and dropped chunks as pprt_run_count counts
+     * them (runtime/run-expand.c): the runtime takes it instead of a
+     * second pass over the chunk (blpp_chunk_events). */
+    uint64_t events;
 };
 
 static void *blpp_open(void)
@@ -260,6 +266,15 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
     uint64_t base = b->cache_base, size = b->cache_n;
     uint64_t *flat = b->flat, nflat = b->nflat;
     int skip = s->skip;
+    uint64_t events = n;
+    if (n && s->half_run) {
+        /* A RUN pair split between two chunks: its marker's word was
+         * taken off the last chunk's events; its path word, if it came,
+         * stands for RUN events. */
+        s->half_run = 0;
+        if (!(ev[0] & PATHPROF_EV_MARKER))
+            events += s->run - 1;
+    }
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ev[i];
         if (skip && s->run && (w & PATHPROF_EV_MARKER)) {
@@ -280,8 +295,15 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
         }
         if (w & PATHPROF_EV_MARKER) {
             skip = 1;
-            if (PATHPROF_MARK_KIND(w) == PATHPROF_MARK_RUN)
+            if (PATHPROF_MARK_KIND(w) == PATHPROF_MARK_RUN) {
                 s->run = PATHPROF_MARK_PAYLOAD(w);
+                if (i + 1 < n) {
+                    events += s->run - 2;
+                } else {
+                    events--;
+                    s->half_run = 1;
+                }
+            }
             continue;
         }
         uint64_t g = w & PATHPROF_EV_INDEX_MASK;
@@ -302,6 +324,13 @@ static void blpp_consume(void *a, void *t, const uint64_t *ev, size_t n)
         nflat = b->nflat;
     }
     s->skip = skip;
+    s->events = events;
+}
+
+static uint64_t blpp_chunk_events(void *a, void *t)
+{
+    (void)a;
+    return t ? ((struct blpp_stream *)t)->events : UINT64_MAX;
 }
 
 static void blpp_thread_end(void *a, void *t)
@@ -551,6 +580,7 @@ __attribute__((visibility("hidden"))) const struct pp_analyzer pp_analyzer_blpp 
     .open = blpp_open,
     .thread_begin = blpp_thread_begin,
     .consume = blpp_consume,
+    .chunk_events = blpp_chunk_events,
     .thread_end = blpp_thread_end,
     .merge = blpp_merge,
     .write = blpp_write,
