@@ -210,19 +210,15 @@ static int append(const char *name, const struct on_disk *d, size_t old_len,
         *step = "could not cut off an unfinished addition at its end";
     }
     size_t half = ours->len / 2;
-    for (size_t done = 0; err == 0 && done < ours->len;) {
-        size_t want = done < half ? half - done : ours->len - done;
-        ssize_t w = pwrite(fd, ours->data + done, want, (off_t)(end + done));
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            err = w < 0 ? errno : EIO;
-            *step = "could not append this run";
-            break;
-        }
-        done += (size_t)w;
-        if (done == half)
+    if (err == 0) {
+        if (lseek(fd, (off_t)end, SEEK_SET) < 0)
+            err = errno;
+        else if ((err = pprt_write_all(fd, ours->data, half)) == 0) {
             test_pause(); /* a kill here leaves a torn part: readers skip it */
+            err = pprt_write_all(fd, ours->data + half, ours->len - half);
+        }
+        if (err != 0)
+            *step = "could not append this run";
     }
     if (err == 0 && fsync(fd) != 0) {
         err = errno;
