@@ -355,12 +355,25 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         attach();
     /* else: torn down (late_sentinel), or a stale cursor from before the
      * teardown (resync_cursor): late either way. */
-    uint64_t *cur = __pathprof_cur;
-    if (my_channel == NULL) {
-        count_late(1);
-    } else {
-        *cur = ev;
-        __pathprof_cur = cur + 1;
+    for (;;) {
+        uint64_t *cur = __pathprof_cur;
+        if (my_channel == NULL) {
+            count_late(1);
+            break;
+        }
+        /* A signal handler's probes store at the cursor without coming
+         * here while it is inside its chunk (after a resync it is in the
+         * middle): one that ran since swap_chunk may have filled the chunk
+         * to its end (its last event came here and was counted late).
+         * Storing there would write past the chunk: swap again.  Slot 0
+         * always comes here, so a cursor there is ours to store at. */
+        const struct pp_chunk *c = __atomic_load_n(&my_channel->current, __ATOMIC_RELAXED);
+        if (((uintptr_t)cur & __pathprof_mask) != 0 || (c != NULL && cur == c->ev)) {
+            *cur = ev;
+            __pathprof_cur = cur + 1;
+            break;
+        }
+        swap_chunk(my_channel);
     }
     in_slow = 0;
     errno = saved_errno;
