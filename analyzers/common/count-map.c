@@ -15,6 +15,7 @@ int pp_counts_init(struct pp_counts *c, uint64_t n)
         return c->dense ? 0 : -1;
     }
     c->mask = 1023;
+    c->shift = 64 - 10;
     c->slots = calloc(c->mask + 1, sizeof *c->slots);
     return c->slots ? 0 : -1;
 }
@@ -45,20 +46,10 @@ void pp_counts_clear(struct pp_counts *c)
     c->last_key = 0;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    /* splitmix64's finaliser: consecutive path indices spread out. */
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 static struct pp_count_slot *find(struct pp_count_slot *slots, uint64_t mask,
-                                  uint64_t key)
+                                  unsigned shift, uint64_t key)
 {
-    for (uint64_t i = mix(key) & mask;; i = (i + 1) & mask)
+    for (uint64_t i = pp_counts_home(key, shift);; i = (i + 1) & mask)
         if (slots[i].key == key || slots[i].key == 0)
             return &slots[i];
 }
@@ -71,22 +62,23 @@ static int grow(struct pp_counts *c)
         return -1;
     for (uint64_t i = 0; i <= c->mask; i++)
         if (c->slots[i].key)
-            *find(slots, mask, c->slots[i].key) = c->slots[i];
+            *find(slots, mask, c->shift - 1, c->slots[i].key) = c->slots[i];
     free(c->slots);
     c->slots = slots;
     c->mask = mask;
+    c->shift--;
     c->last_key = 0; /* its slot moved */
     return 0;
 }
 
 int pp_counts_hash_add(struct pp_counts *c, uint64_t local, uint64_t k)
 {
-    struct pp_count_slot *s = find(c->slots, c->mask, local + 1);
+    struct pp_count_slot *s = find(c->slots, c->mask, c->shift, local + 1);
     if (s->key == 0) {
         if (2 * (c->used + 1) > c->mask + 1) {
             if (grow(c) != 0)
                 return -1;
-            s = find(c->slots, c->mask, local + 1);
+            s = find(c->slots, c->mask, c->shift, local + 1);
         }
         s->key = local + 1;
         c->used++;
