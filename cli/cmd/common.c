@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/file_bytes.h"
-#include "read/profile_parts.h"
 #include "commands.h"
 #include "query/func_find.h"
 #include "out/text_out.h"
@@ -51,51 +49,41 @@ int load_one_section(const char *path, struct pp_profile *p, uint32_t tag, const
 {
     size_t count = 0, flen;
     char msg[300];
-    if (!load_profile(path, p))
+    struct pp_error err;
+    /* The bytes the sections' places refer to: an accumulated file's
+     * parts summed once, by the read itself. */
+    if (!profile_read_bytes(path, p, NULL, data, &flen, &err)) {
+        error_in_file(path, err.msg);
         return EXIT_TROUBLE;
+    }
     for (size_t i = 0; i < p->nsections; i++)
         if (p->sections[i].tag == tag) {
             *at = p->sections[i].at + 16;
             *len = (size_t)p->sections[i].length;
             count++;
         }
+    int rc = 0;
     if (count != 1) {
         if (count)
             snprintf(msg, sizeof msg, "more than one %s section: which one is right is not known",
                      kind);
         else
             snprintf(msg, sizeof msg, "no %s section (%s)", kind, missing);
-        error_in_file(path, msg);
-        profile_free(p);
-        return count ? EXIT_TROUBLE : EXIT_NOT_FOUND;
-    }
-    if (p->broken[PP_PART_TU_META] != PP_NO_SECTION) {
+        rc = count ? EXIT_TROUBLE : EXIT_NOT_FOUND;
+    } else if (p->broken[PP_PART_TU_META] != PP_NO_SECTION) {
         snprintf(msg, sizeof msg, "a TU section is damaged: %s cannot be decoded", decoded);
-        error_in_file(path, msg);
-        profile_free(p);
-        return EXIT_TROUBLE;
-    }
-    struct pp_error err;
-    if (!file_bytes(path, SIZE_MAX / 4, data, &flen)) {
-        error_in_file(path, strerror(errno));
-        profile_free(p);
-        return EXIT_TROUBLE;
-    }
-    /* The sections' places are those of the bytes load_profile read: an
-     * accumulated file's parts summed the same way. */
-    if (!profile_parts_sum(NULL, data, &flen, &err)) {
-        error_in_file(path, err.msg);
-        profile_free(p);
-        return EXIT_TROUBLE;
-    }
-    if (*at > flen || *len > flen - *at) {
+        rc = EXIT_TROUBLE;
+    } else if (*at > flen || *len > flen - *at) {
         snprintf(msg, sizeof msg, "%s section: past the end", kind);
+        rc = EXIT_TROUBLE;
+    }
+    if (rc != 0) {
         error_in_file(path, msg);
         free(*data);
+        *data = NULL;
         profile_free(p);
-        return EXIT_TROUBLE;
     }
-    return 0;
+    return rc;
 }
 
 bool parse_u64(const char *s, uint64_t *v)

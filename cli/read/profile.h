@@ -102,6 +102,13 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err);
  * of nodes.  KEEP NULL reads everything. */
 bool profile_read_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep,
                        struct pp_error *err);
+/* profile_read_keep (KEEP may be NULL) that also hands back the bytes it
+ * parsed, an accumulated file's parts already summed (p->sections'
+ * offsets are into them), in *BYTES (the caller frees them) and *NBYTES:
+ * a command that decodes one section itself needs those bytes, and
+ * summing the parts a second time would run the merge twice. */
+bool profile_read_bytes(const char *path, struct pp_profile *p, const struct kipf_keep *keep,
+                        unsigned char **bytes, size_t *nbytes, struct pp_error *err);
 void profile_free(struct pp_profile *p);
 
 /* The factor from a sampled function's count to an estimate of its full

@@ -573,6 +573,12 @@ bool profile_read(const char *path, struct pp_profile *p, struct pp_error *err)
 bool profile_read_keep(const char *path, struct pp_profile *p, const struct kipf_keep *keep,
                        struct pp_error *err)
 {
+    return profile_read_bytes(path, p, keep, NULL, NULL, err);
+}
+
+bool profile_read_bytes(const char *path, struct pp_profile *p, const struct kipf_keep *keep,
+                        unsigned char **bytes, size_t *nbytes, struct pp_error *err)
+{
     unsigned char *data;
     size_t len, first[PP_NPARTS];
     uint32_t nsections = 0;
@@ -600,12 +606,17 @@ bool profile_read_keep(const char *path, struct pp_profile *p, const struct kipf
         p->broken[PP_PART_KPRUNE] == PP_NO_SECTION)
         ok = read_forest_section(p, data, first[PP_PART_KPRUNE], PP_PART_KPRUNE, kprune_read,
                                  err);
-    free(data);
     p->kipf_keep = NULL;
     if (ok && !p->has_program) {
         p->program = strdup("");
         p->cmdline = strdup("");
         ok = (p->program && p->cmdline) || pp_fail(err, "out of memory");
+    }
+    if (ok && bytes != NULL) {
+        *bytes = data;
+        *nbytes = len;
+    } else {
+        free(data);
     }
     if (!ok)
         profile_free(p);
