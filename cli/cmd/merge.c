@@ -14,7 +14,6 @@
 #include "commands.h"
 #include "base/file_bytes.h"
 #include "profile-merge.h"
-#include "profile-parts.h"
 #include "read/profile_parts.h"
 
 #define MAX_PROFILE_BYTES ((size_t)1 << 40)
@@ -68,34 +67,27 @@ static int add_file(struct pprt_merge *m, const char *path, const unsigned char 
                     size_t len, struct pprt_merge_error *err)
 {
     struct pprt_parts parts;
-    size_t *at;
-    if (pprt_profile_parts(data, len, &parts, &at) != 0) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+    size_t *at = NULL;
+    struct pp_error perr;
+    int plan = profile_parts_plan(path, data, len, &parts, &at, &perr);
+    if (plan < 0) {
+        snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
         return -1;
     }
+    if (plan == 0)
+        return pprt_merge_add(m, data, len, path, err); /* which says what is wrong */
     int rc = 0;
-    if (parts.n == 0 || (parts.n == 1 && (parts.whole == len || !parts.torn))) {
-        rc = pprt_merge_add(m, data, len, path, err); /* which says what is wrong */
-    } else if (parts.whole < len && !parts.torn) {
-        snprintf(err->msg, sizeof err->msg,
-                 "%zu bytes after its %zu parts (from byte %zu) are not a profile",
-                 len - parts.whole, parts.n, parts.whole);
-        rc = -1;
-    } else {
-        if (parts.torn)
-            profile_parts_warn_torn(path, len - parts.whole);
-        for (size_t i = 0; i < parts.n && rc == 0; i++) {
-            size_t n = strlen(path) + 64;
-            char *name = malloc(n);
-            if (!name) {
-                snprintf(err->msg, sizeof err->msg, "out of memory");
-                rc = -1;
-                break;
-            }
-            snprintf(name, n, "%s (part %zu of %zu)", path, i + 1, parts.n);
-            rc = pprt_merge_add(m, data + at[i], at[i + 1] - at[i], name, err);
-            free(name);
+    for (size_t i = 0; i < parts.n && rc == 0; i++) {
+        size_t n = strlen(path) + 64;
+        char *name = malloc(n);
+        if (!name) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            rc = -1;
+            break;
         }
+        snprintf(name, n, "%s (part %zu of %zu)", path, i + 1, parts.n);
+        rc = pprt_merge_add(m, data + at[i], at[i + 1] - at[i], name, err);
+        free(name);
     }
     free(at);
     return rc;

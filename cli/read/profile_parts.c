@@ -8,7 +8,6 @@
 
 #include "out/text_out.h"
 #include "profile-merge.h"
-#include "profile-parts.h"
 
 void profile_parts_warn_torn(const char *path, size_t bytes)
 {
@@ -25,30 +24,43 @@ void profile_parts_warn_torn(const char *path, size_t bytes)
             bytes);
 }
 
+int profile_parts_plan(const char *path, const unsigned char *data, size_t len,
+                       struct pprt_parts *parts, size_t **at, struct pp_error *err)
+{
+    if (pprt_profile_parts(data, len, parts, at) != 0) {
+        pp_fail(err, "out of memory");
+        return -1;
+    }
+    if (parts->n == 0 || (parts->n == 1 && (parts->whole == len || !parts->torn))) {
+        free(*at);
+        *at = NULL;
+        return 0;
+    }
+    if (parts->whole < len && !parts->torn) {
+        free(*at);
+        *at = NULL;
+        pp_fail(err, "%zu bytes after its %zu parts (from byte %zu) are not a profile",
+                len - parts->whole, parts->n, parts->whole);
+        return -1;
+    }
+    if (parts->torn && path)
+        profile_parts_warn_torn(path, len - parts->whole);
+    return 1;
+}
+
 bool profile_parts_sum(const char *path, unsigned char **data, size_t *len,
                        struct pp_error *err)
 {
     struct pprt_parts parts;
     size_t *at = NULL;
-    if (pprt_profile_parts(*data, *len, &parts, &at) != 0) {
-        free(*data);
-        return pp_fail(err, "out of memory");
-    }
-    /* Not a sequence of parts, or a single whole one: the reader's own
-     * checks say the rest. */
-    if (parts.n == 0 || (parts.n == 1 && (parts.whole == *len || !parts.torn))) {
-        free(at);
+    int plan = profile_parts_plan(path, *data, *len, &parts, &at, err);
+    if (plan == 0)
         return true;
-    }
-    if (parts.whole < *len && !parts.torn) {
-        free(at);
+    if (plan < 0) {
         free(*data);
         *data = NULL;
-        return pp_fail(err, "%zu bytes after its %zu parts (from byte %zu) are not a profile",
-                       *len - parts.whole, parts.n, parts.whole);
+        return false;
     }
-    if (parts.torn && path)
-        profile_parts_warn_torn(path, *len - parts.whole);
     if (parts.n == 1) {
         *len = parts.whole;
         free(at);
