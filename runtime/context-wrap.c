@@ -18,10 +18,10 @@
  *
  * Not in libpathprof.a: a static C library has no RTLD_NEXT, and the
  * wrapper would then have no real swapcontext to call. */
+#include "libc-next.h"
 #include "message.h"
 #include "stream.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <ucontext.h>
 
@@ -29,14 +29,6 @@
 
 typedef int (*swap_fn)(ucontext_t *, const ucontext_t *);
 typedef int (*set_fn)(const ucontext_t *);
-
-static void *real(const char *name)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (f == NULL)
-        pprt_error("cannot find the C library's %s (dlsym: %s)", name, dlerror());
-    return f;
-}
 
 static void count_switch(void)
 {
@@ -47,7 +39,7 @@ PUBLIC int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
 {
     static swap_fn real_fn;
     if (real_fn == NULL)
-        real_fn = (swap_fn)real("swapcontext");
+        real_fn = (swap_fn)pprt_libc_next("swapcontext", NULL);
     if (real_fn == NULL) {
         errno = ENOSYS;
         return -1;
@@ -60,7 +52,7 @@ PUBLIC int setcontext(const ucontext_t *ucp)
 {
     static set_fn real_fn;
     if (real_fn == NULL)
-        real_fn = (set_fn)real("setcontext");
+        real_fn = (set_fn)pprt_libc_next("setcontext", NULL);
     if (real_fn == NULL) {
         errno = ENOSYS;
         return -1;

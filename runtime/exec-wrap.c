@@ -19,11 +19,11 @@
  * execveat; fexecve is execveat with AT_EMPTY_PATH), and execvpe searches
  * PATH as findable() does, running a file the kernel cannot (ENOEXEC)
  * with /bin/sh, as the C library would. */
+#include "libc-next.h"
 #include "message.h"
 #include "lifecycle.h"
 #include "stream.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,19 +38,6 @@
 #define PUBLIC __attribute__((visibility("default")))
 
 extern char **environ;
-
-/* The C library's NAME, or FALLBACK when dlsym has no next object (a
- * static program: the fallback makes the system call itself). */
-static void *real(const char *name, void *fallback)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (f != NULL)
-        return f;
-    if (fallback != NULL)
-        return fallback;
-    pprt_error("cannot find the C library's %s (dlsym: %s)", name, dlerror());
-    return NULL;
-}
 
 static int sys_execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -155,7 +142,7 @@ typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int)
 #define REAL(type, name, fallback)                                            \
     static type real_fn;                                                      \
     if (real_fn == NULL)                                                      \
-        real_fn = (type)real(name, (void *)(fallback));                       \
+        real_fn = (type)pprt_libc_next(name, (void *)(fallback));                       \
     if (real_fn == NULL) {                                                    \
         errno = ENOSYS;                                                       \
         return -1;                                                            \

@@ -25,11 +25,11 @@
  * signal give the program's own handler back as the old one.  A handler
  * installed by the system call itself (syscall(SYS_rt_sigaction)) runs
  * unwatched.  Not in libpathprof.a (no RTLD_NEXT in a static C library). */
+#include "libc-next.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -50,9 +50,7 @@ static sigaction_fn real_sigaction(void)
     static sigaction_fn fn;
     sigaction_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
     if (f == NULL) {
-        f = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
-        if (f == NULL)
-            pprt_error("cannot find the C library's sigaction (dlsym: %s)", dlerror());
+        f = (sigaction_fn)pprt_libc_next("sigaction", NULL);
         __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
     }
     return f;
@@ -145,7 +143,7 @@ PUBLIC __sighandler_t signal(int sig, __sighandler_t handler)
 {
     static __sighandler_t (*real_signal)(int, __sighandler_t);
     if (real_signal == NULL)
-        real_signal = (__sighandler_t (*)(int, __sighandler_t))dlsym(RTLD_NEXT, "signal");
+        real_signal = (__sighandler_t (*)(int, __sighandler_t))pprt_libc_next("signal", NULL);
     sigaction_fn real = real_sigaction();
     if (real_signal == NULL || real == NULL) {
         errno = ENOSYS;
