@@ -52,9 +52,20 @@ static void encode_array_fn(struct pprt_buf *b, const struct pprt_tu *tu,
     size_t at = b->len;
     pprt_buf_u64(b, 0); /* nrecords, patched below */
     uint64_t n = 0;
+    const uint64_t *c = &tu->counters[fn->counter_offset];
     for (uint64_t id = 0; id < fn->npaths; id++) {
+        /* Most counters of a function with many paths are 0, and every
+         * process scans all of them at exit (libjpeg-turbo's programs:
+         * 627 K counters, a 12 ms process's 2.5%): eight at a time, which
+         * one test skips. */
+        if ((id & 7) == 0 && fn->npaths - id >= 8 &&
+            (load(c + id) | load(c + id + 1) | load(c + id + 2) | load(c + id + 3) |
+             load(c + id + 4) | load(c + id + 5) | load(c + id + 6) | load(c + id + 7)) == 0) {
+            id += 7;
+            continue;
+        }
         /* Read once: another thread may bump it between a test and a use. */
-        uint64_t count = load(&tu->counters[fn->counter_offset + id]);
+        uint64_t count = load(&c[id]);
         if (count == 0)
             continue;
         pprt_buf_u64(b, id);

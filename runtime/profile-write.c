@@ -28,7 +28,11 @@ static void encode(const struct pprt_tu *list, void *arg)
 {
     struct pprt_profile_bytes *e = arg;
     pprt_profile_encode(list, e->pid, &e->buf, &e->hash_lost);
-    e->plain_tus = pprt_plain_updates_tus(list, e->plain_tu, sizeof e->plain_tu);
+    /* Only a program that went multithreaded is warned (say_plain_updates):
+     * the search scans counters, which costs a short process. */
+    e->plain_tus = pprt_stream_tus_total() == 0 && pprt_went_multithreaded()
+                       ? pprt_plain_updates_tus(list, e->plain_tu, sizeof e->plain_tu)
+                       : 0;
 }
 
 /* Said once, by the process that writes: its counts are what the
