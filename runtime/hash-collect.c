@@ -1,6 +1,7 @@
 /* hash-collect.c - reading hash-mode counts out of the tables for the
  * profile, and merging the roots of a dlclose'd TU's snapshot. */
 #include "hash-table.h"
+#include "path-count-sort.h"
 
 #include <stdlib.h>
 
@@ -21,13 +22,6 @@ static void push(struct pprt_path_counts *c, uint64_t id, uint64_t count)
     c->v[c->n].path_id = id;
     c->v[c->n].count = count;
     c->n++;
-}
-
-static int by_path_id(const void *a, const void *b)
-{
-    uint64_t x = ((const struct pprt_path_count *)a)->path_id;
-    uint64_t y = ((const struct pprt_path_count *)b)->path_id;
-    return x < y ? -1 : x > y;
 }
 
 void pprt_hash_collect(uint64_t slot_value, struct pprt_path_counts *out,
@@ -56,7 +50,7 @@ void pprt_hash_collect(uint64_t slot_value, struct pprt_path_counts *out,
     if (out->n == 0)
         return;
     /* An ID counted in several generations or instances: sum its records. */
-    qsort(out->v, out->n, sizeof *out->v, by_path_id);
+    pprt_sort_path_counts(out->v, out->n);
     size_t w = 0;
     for (size_t i = 1; i < out->n; i++) {
         if (out->v[i].path_id == out->v[w].path_id)

@@ -4,6 +4,7 @@
 #include "profile-encode.h"
 #include "profile-checksum.h"
 #include "hash-table.h"
+#include "path-count-sort.h"
 #include "meta.h"
 #include "pathprof-abi.h"
 #include "le-bytes.h"
@@ -93,12 +94,6 @@ static void encode_hash_fn(struct pprt_buf *b, const struct pprt_tu *tu,
     pprt_path_counts_free(&c);
 }
 
-static int by_path_id(const void *pa, const void *pb)
-{
-    const struct pprt_path_count *a = pa, *b = pb;
-    return (a->path_id > b->path_id) - (a->path_id < b->path_id);
-}
-
 /* A PPP function: its interesting paths' counts, found by PPP number and
  * written under their Ball-Larus IDs (the table), with the uninteresting
  * ones from the hash slot after the N counters, in one ascending list. */
@@ -135,7 +130,7 @@ static void encode_ppp_fn(struct pprt_buf *b, const struct pprt_tu *tu, uint32_t
         all.v[all.n++].count = count;
         t->array_updates += count;
     }
-    qsort(all.v, all.n, sizeof *all.v, by_path_id);
+    pprt_sort_path_counts(all.v, all.n);
     if (others_total) {
         all.v[all.n].path_id = fn->npaths; /* above every ID: the last record */
         all.v[all.n++].count = others_total;
