@@ -5,6 +5,7 @@
 #include "profile-checksum.h"
 #include "hash-table.h"
 #include "path-count-sort.h"
+#include "written-pages.h"
 #include "meta.h"
 #include "pathprof-abi.h"
 #include "le-bytes.h"
@@ -47,19 +48,17 @@ static void put_string(struct pprt_buf *b, const char *s, size_t len)
 
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
-static void encode_array_fn(struct pprt_buf *b, const struct pprt_tu *tu,
-                            const struct pprt_meta_fn *fn, struct totals *t)
+/* The non-zero counters among C[FROM, TO), as records. */
+static uint64_t encode_counters(struct pprt_buf *b, const uint64_t *c, uint64_t from, uint64_t to,
+                                struct totals *t)
 {
-    size_t at = b->len;
-    pprt_buf_u64(b, 0); /* nrecords, patched below */
     uint64_t n = 0;
-    const uint64_t *c = &tu->counters[fn->counter_offset];
-    for (uint64_t id = 0; id < fn->npaths; id++) {
+    for (uint64_t id = from; id < to; id++) {
         /* Most counters of a function with many paths are 0, and every
          * process scans all of them at exit (libjpeg-turbo's programs:
          * 627 K counters, a 12 ms process's 2.5%): eight at a time, which
          * one test skips. */
-        if ((id & 7) == 0 && fn->npaths - id >= 8 &&
+        if (((id - from) & 7) == 0 && to - id >= 8 &&
             (load(c + id) | load(c + id + 1) | load(c + id + 2) | load(c + id + 3) |
              load(c + id + 4) | load(c + id + 5) | load(c + id + 6) | load(c + id + 7)) == 0) {
             id += 7;
@@ -73,6 +72,28 @@ static void encode_array_fn(struct pprt_buf *b, const struct pprt_tu *tu,
         pprt_buf_u64(b, count);
         t->array_updates += count;
         n++;
+    }
+    return n;
+}
+
+static void encode_array_fn(struct pprt_buf *b, const struct pprt_tu *tu,
+                            const struct pprt_meta_fn *fn, const struct pprt_written_pages *w,
+                            struct totals *t)
+{
+    size_t at = b->len;
+    pprt_buf_u64(b, 0); /* nrecords, patched below */
+    uint64_t n = 0;
+    const uint64_t *c = &tu->counters[fn->counter_offset];
+    /* Page by page: a page never written holds zeros only, and reading it
+     * would fault it in (written-pages.h). */
+    for (uint64_t id = 0; id < fn->npaths;) {
+        uintptr_t end_of_page = ((uintptr_t)(c + id) | (uintptr_t)(w->page - 1)) + 1;
+        uint64_t to = id + (end_of_page - (uintptr_t)(c + id)) / sizeof *c;
+        if (to > fn->npaths)
+            to = fn->npaths;
+        if (pprt_page_written(w, c + id))
+            n += encode_counters(b, c, id, to, t);
+        id = to;
     }
     pprt_buf_patch_u64(b, at, n);
 }
@@ -145,8 +166,10 @@ static void encode_ppp_fn(struct pprt_buf *b, const struct pprt_tu *tu, uint32_t
     free(all.v);
 }
 
-static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct totals *t)
+static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct pprt_written_pages *w,
+                      struct totals *t)
 {
+    pprt_written_pages_of(w, tu->counters, tu->ncounters * sizeof *tu->counters);
     size_t at = begin_section(b, PATHPROF_SECTION_TU);
     pprt_buf_u64(b, tu->meta_len);
     pprt_buf_put(b, tu->meta, tu->meta_len);
@@ -160,7 +183,7 @@ static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct total
         else if (fn.flags & PATHPROF_FN_HASH)
             encode_hash_fn(b, tu, &fn, t);
         else
-            encode_array_fn(b, tu, &fn, t);
+            encode_array_fn(b, tu, &fn, w, t);
         if (fn.flags & PATHPROF_FN_VERIFY)
             for (uint32_t e = 0; e < fn.nverify; e++)
                 pprt_buf_u64(b, load(&tu->counters[fn.verify_offset + e]));
@@ -252,8 +275,11 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
         nsections++;
     }
 
+    struct pprt_written_pages w;
+    pprt_written_pages_open(&w);
     for (const struct pprt_tu *tu = list; tu; tu = tu->next, nsections++)
-        encode_tu(b, tu, &t);
+        encode_tu(b, tu, &w, &t);
+    pprt_written_pages_close(&w);
 
     if (pprt_stream_used()) {
         size_t from = b->len;

@@ -1,0 +1,89 @@
+/* written-pages.c - see written-pages.h.  Linux's pagemap: one 64-bit
+ * entry per virtual page, bit 63 present, bit 62 swapped
+ * (Documentation/admin-guide/mm/pagemap.rst); readable without
+ * privileges, which hide only the frame numbers. */
+#include "written-pages.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define PM_PRESENT (1ull << 63)
+#define PM_SWAPPED (1ull << 62)
+
+void pprt_written_pages_open(struct pprt_written_pages *w)
+{
+    int saved_errno = errno;
+    *w = (struct pprt_written_pages){.fd = -1};
+    long ps = sysconf(_SC_PAGESIZE);
+    w->page = ps > 0 ? (size_t)ps : 4096;
+    w->fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    errno = saved_errno;
+}
+
+void pprt_written_pages_of(struct pprt_written_pages *w, const void *p, size_t bytes)
+{
+    w->n = 0;
+    if (w->fd < 0 || bytes == 0) {
+        free(w->written);
+        w->written = NULL; /* unknown: all written */
+        return;
+    }
+    int saved_errno = errno;
+    uintptr_t first = (uintptr_t)p & ~(uintptr_t)(w->page - 1);
+    size_t n = ((uintptr_t)p + bytes - first + w->page - 1) / w->page;
+    if (n > w->cap) {
+        uint8_t *f = realloc(w->written, n);
+        if (f != NULL)
+            w->written = f;
+        uint64_t *e = f ? realloc(w->entries, n * sizeof *e) : NULL;
+        if (e == NULL) {
+            free(w->written);
+            w->written = NULL;
+            errno = saved_errno;
+            return;
+        }
+        w->entries = e;
+        w->cap = n;
+    }
+    if (w->written == NULL) { /* an earlier range failed */
+        w->written = malloc(w->cap);
+        if (w->written == NULL) {
+            errno = saved_errno;
+            return;
+        }
+    }
+    size_t want = n * sizeof *w->entries, got = 0;
+    off_t at = (off_t)(first / w->page * sizeof *w->entries);
+    while (got < want) {
+        ssize_t r = pread(w->fd, (char *)w->entries + got, want - got, at + (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    errno = saved_errno;
+    if (got < want) {
+        free(w->written);
+        w->written = NULL;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        w->written[i] = (w->entries[i] & (PM_PRESENT | PM_SWAPPED)) != 0;
+    w->first = first;
+    w->n = n;
+}
+
+void pprt_written_pages_close(struct pprt_written_pages *w)
+{
+    if (w->fd >= 0) {
+        int saved_errno = errno;
+        close(w->fd);
+        errno = saved_errno;
+    }
+    free(w->written);
+    free(w->entries);
+    *w = (struct pprt_written_pages){.fd = -1};
+}
