@@ -87,8 +87,7 @@ static void encode_array_fn(struct pprt_buf *b, const struct pprt_tu *tu,
     /* Page by page: a page never written holds zeros only, and reading it
      * would fault it in (written-pages.h). */
     for (uint64_t id = 0; id < fn->npaths;) {
-        uintptr_t end_of_page = ((uintptr_t)(c + id) | (uintptr_t)(w->page - 1)) + 1;
-        uint64_t to = id + (end_of_page - (uintptr_t)(c + id)) / sizeof *c;
+        uint64_t to = pprt_next_page_index(w, c, id);
         if (to > fn->npaths)
             to = fn->npaths;
         if (pprt_page_written(w, c + id))

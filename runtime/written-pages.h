@@ -43,6 +43,13 @@ static inline int pprt_page_written(const struct pprt_written_pages *w, const vo
     size_t i = ((uintptr_t)addr - w->first) / w->page;
     return i >= w->n || w->written[i];
 }
+/* The index of the first counter of C after I's page. */
+static inline uint64_t pprt_next_page_index(const struct pprt_written_pages *w, const uint64_t *c,
+                                            uint64_t i)
+{
+    uintptr_t end_of_page = ((uintptr_t)(c + i) | (uintptr_t)(w->page - 1)) + 1;
+    return i + (end_of_page - (uintptr_t)(c + i)) / sizeof *c;
+}
 void pprt_written_pages_close(struct pprt_written_pages *w);
 
 #pragma GCC visibility pop
