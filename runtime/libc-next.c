@@ -4,6 +4,7 @@
 #include "message.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 
 void *pprt_libc_next(const char *name, void *fallback)
 {
