@@ -17,36 +17,46 @@
 #   roots     the k-IPF's roots (1-grams) count each BL path as often as
 #             it ran: every (function, path ID) equal to counting mode;
 #             and their sum is the KIPF section's `events`
-#   level 2   (k >= 2) a 2-gram [q, p] is two consecutive paths of one
-#             activation, so by the BL path's own ends (the counting
-#             report's "start" and "end"), with in(p) = the sum of the
-#             counts of the 2-grams ending in p and out(q) = of those
-#             starting with q, and c the root count:
-#               start "entry"        in(p) = 0 (a new activation)
-#               start "loop", "cut"  in(p) = c(p) (the path before it ended
-#                                    with that back edge or cut edge, in the
-#                                    same activation)
-#               start "other"        in(p) <= c(p) (setjmp receiver, landing
-#                                    pad: after a RESUME)
-#               end "return"         out(q) = 0 (the activation ends)
-#               end other            out(q) <= c(q) (an activation left by
-#                                    exit, longjmp or an exception in the
-#                                    middle of its next path; the shortfall
-#                                    is printed, not a difference)
-#             and every 2-gram lies within one function.
+#   levels    (k >= 2) every level against the one below: [x, s] is a path
+#             x of s's activation just before the sequence s, so by the BL
+#             paths' own ends (the counting report's "start" and "end"),
+#             for each sequence s of n < k paths, with c(s) its count,
+#             in(s) the sum of the counts of every [x, s] and out(s) of
+#             every [s, y]:
+#               s's first path starts at "entry"       in(s) = 0 (a new
+#                                                      activation)
+#               it starts at "loop" or "cut"           in(s) = c(s) (the
+#                                                      path before it ended
+#                                                      with that back edge
+#                                                      or cut edge)
+#               it starts at "other"                   in(s) <= c(s) (setjmp
+#                                                      receiver, landing pad)
+#               s's last path ends at "return"         out(s) = 0
+#               it ends otherwise                      out(s) <= c(s) (an
+#                                                      activation left by
+#                                                      exit, longjmp or an
+#                                                      exception in its next
+#                                                      path: the shortfall
+#                                                      of the roots is
+#                                                      printed)
+#             and every suffix of a sequence is in the forest. With the
+#             roots equal to counting mode this pins each level's sums to
+#             the counts: a count lost or doubled at any depth breaks one.
 #   exact     the ksf profile's STREAM section says exact
 #
 # Prints one line of facts on stdout:
-#   functions F paths P total T roots equal|no level2 ok|no|n/a exact yes|no|n/a
+#   functions F paths P total T roots equal|no levels ok|no|n/a exact yes|no|n/a
 # (F, P, T from the counting profile as pathcmp.pl gives them) and on
 # stderr the first MAXDIFF (default 10) functions whose roots differ,
-# largest difference first, and the first MAXDIFF level-2 violations.
+# largest difference first, and the first MAXDIFF sequences that break a
+# level rule.
 # Exit status 0 when everything holds, 1 otherwise, 2 on unreadable input.
 #
 # --totals-only and --sched as in pathcmp.pl (the program file's
 # PROG_CLOCK_FUNCS and PROG_SCHED_FUNCS): a clock function's roots are
 # compared by their sum only, a scheduling-dependent one only has to have
-# run in both; neither is checked at level 2 (its paths are the run's).
+# run in both; neither is checked by the level rules (its paths are the
+# run's).
 #
 # The k-IPF JSON names a function by name and file only (no checksum): a
 # function is keyed by (name, file), and where the counting profile has
@@ -133,21 +143,23 @@ my ($smode, $exact);
 }
 $smode eq 'stream' or print STDERR "kipfcmp: $sfile is a $smode profile, not a stream one\n";
 
-# The k-IPF: roots per "name\tfile" and path ID, level-2 sums in and out.
-my (%r, %in, %out, $kk, $events, $kmode, $minlen, $listed);
+# The k-IPF: roots per "name\tfile" and path ID; every node's count by
+# "name\tfile\0ids", and per sequence the sums of its one-path extensions
+# to the left (%in) and to the right (%out).
+my (%r, %node, %in, %out, $kk, $events, $kmode, $minlen, $listed);
 my $nodes = 0;
 {
     open my $fh, '<', $kfile or bad_input("$kfile: $!");
     while (my $l = <$fh>) {
         if ($l =~ /^\s*\{"function":$str,"file":(null|$str),"ids":\[([0-9,]+)\],"count":(\d+)/) {
-            my ($key, $n) = (join("\t", $1, ($3 // '-')), $5);
-            my @ids = split /,/, $4;
+            my ($key, $ids, $n) = (join("\t", $1, ($3 // '-')), $4, $5);
             $nodes++;
-            if (@ids == 1) {
-                $r{$key}{$ids[0]} += $n;
-            } elsif (@ids == 2) {
-                $out{$key}{$ids[0]} += $n;
-                $in{$key}{$ids[1]} += $n;
+            $node{"$key\0$ids"} += $n;
+            if ($ids =~ /^(\d+)$/) {
+                $r{$key}{$1} += $n;
+            } else {
+                $ids =~ /^(\d+),(.*)$/ and $in{"$key\0$2"} += $n;
+                $ids =~ /^(.*),(\d+)$/ and $out{"$key\0$1"} += $n;
             }
         } elsif ($l =~ /^\s*"kipf":\{"k":(\d+),"pruned":(\w+),"threads":\d+,"events":(\d+)/) {
             ($kk, $events) = ($1, $3);
@@ -220,41 +232,58 @@ if (@schedrows) {
         join ', ', map { sprintf '%s %s/%s', (split /\t/, $_->[0])[0], $_->[1], $_->[2] } sort { $a->[0] cmp $b->[0] } @schedrows;
 }
 
-# Level 2, from the path kinds of the counting report and the k-IPF's own
-# roots (so that what is checked here is the forest's consistency, apart
-# from any root difference above).
-my @l2;
+# Every level against the one below, by the BL paths' ends (the counting
+# report's start and end kinds) and the k-IPF's own counts, so that what
+# is checked here is the forest's consistency, apart from any root
+# difference above. For a k-iteration path s of n < k BL paths, with c(s)
+# its count: in(s), the sum of the counts of [x, s], is c(s) when s's
+# first path starts at a loop header or a cut (it always has a
+# predecessor in its activation), 0 when it starts at the entry, at most
+# c(s) otherwise; out(s), the sum of [s, y], is 0 when s's last path ends
+# at a return, at most c(s) otherwise (an activation left by exit,
+# longjmp or an exception in its next path: the shortfall of the roots is
+# printed). At n = 1 this is the level-2 rule of the header.
+my @lv;
 my ($short, $shortn) = (0, 0);
-my $level2 = 'n/a';
+my $levels = 'n/a';
 if ($kk >= 2) {
-    for my $k (sort keys %all) {
+    my %skip;
+    for my $k (keys %all) {
         my $bn = base((split /\t/, $k)[0]);
-        next if $sched{$bn} || $totals_only{$bn};
-        my ($rp, $ip, $op, $sp, $ep) = map { $_->{$k} // {} } \%r, \%in, \%out, \%cstart, \%cend;
-        my %ids = map { $_ => 1 } keys %$rp, keys %$ip, keys %$op;
-        for my $id (sort { $a <=> $b } keys %ids) {
-            my ($n, $i, $o, $st, $en) = ($rp->{$id} // 0, $ip->{$id} // 0, $op->{$id} // 0, $sp->{$id}, $ep->{$id});
-            my ($name) = split /\t/, $k;
-            my $what = "$name path $id";
-            if ($n == 0) { push @l2, "$what: in 2-grams (in $i, out $o) but never a root"; next; }
-            next unless defined $st;  # not in the counting profile: the roots said so
-            if ($st eq 'entry' && $i) { push @l2, "$what starts at the entry, yet follows another path $i time(s)"; }
-            elsif (($st eq 'loop' || $st eq 'cut') && $i != $n) { push @l2, "$what starts at a $st (count $n), yet follows another path $i time(s)"; }
-            elsif ($i > $n) { push @l2, "$what (start $st): follows other paths $i time(s), ran $n"; }
-            if ($en eq 'return' && $o) { push @l2, "$what ends at a return, yet another path follows it $o time(s)"; }
-            elsif ($o > $n) { push @l2, "$what (end $en): followed $o time(s), ran $n"; }
-            elsif ($en ne 'return' && $en ne '?' && $o < $n) { $short += $n - $o; $shortn++; }
-        }
+        $skip{$k} = 1 if $sched{$bn} || $totals_only{$bn};
     }
-    $level2 = @l2 ? 'no' : 'ok';
-    if (@l2) {
-        printf STDERR "kipfcmp: %d level-2 violation(s)%s:\n", scalar @l2, @l2 > $maxdiff ? " (the first $maxdiff)" : '';
-        print STDERR "  $_\n" for @l2[0 .. ($#l2 < $maxdiff - 1 ? $#l2 : $maxdiff - 1)];
+    for my $s (keys %in) {
+        exists $node{$s} and next;
+        my ($k, $ids) = split /\0/, $s;
+        push @lv, "$k [$ids]: a suffix of k-iteration paths ($in{$s} in all) but not itself in the forest" unless $skip{$k};
+    }
+    for my $s (sort keys %node) {
+        my ($k, $ids) = split /\0/, $s;
+        next if $skip{$k};
+        my @p = split /,/, $ids;
+        next if @p >= $kk;  # no extension fits in the forest
+        my ($n, $i, $o) = ($node{$s}, $in{$s} // 0, $out{$s} // 0);
+        my ($st, $en) = ($cstart{$k}{$p[0]}, $cend{$k}{$p[-1]});
+        # a path the counting profile does not have: the roots said so
+        next unless defined $st && defined $en;
+        my $what = (split /\t/, $k)[0] . " [$ids] (count $n)";
+        if ($st eq 'entry' && $i) { push @lv, "$what starts at the entry, yet follows another path $i time(s)" }
+        elsif (($st eq 'loop' || $st eq 'cut') && $i != $n) { push @lv, "$what starts at a $st, yet follows another path $i time(s)" }
+        elsif ($i > $n) { push @lv, "$what (start $st) follows other paths $i time(s)" }
+        if ($en eq 'return' && $o) { push @lv, "$what ends at a return, yet another path follows it $o time(s)" }
+        elsif ($o > $n) { push @lv, "$what (end $en) is followed $o time(s)" }
+        elsif (@p == 1 && $en ne 'return' && $en ne '?' && $o < $n) { $short += $n - $o; $shortn++ }
+    }
+    $levels = @lv ? 'no' : 'ok';
+    if (@lv) {
+        printf STDERR "kipfcmp: %d k-iteration path(s) disagree with the level below%s:\n", scalar @lv,
+            @lv > $maxdiff ? " (the first $maxdiff)" : '';
+        print STDERR "  $_\n" for @lv[0 .. ($#lv < $maxdiff - 1 ? $#lv : $maxdiff - 1)];
     }
     print STDERR "kipfcmp: $shortn path(s) not ending at a return were last in their activation $short time(s) "
         . "(exit, longjmp or an exception in the next path)\n" if $shortn;
 }
 $exact //= 'n/a';
-printf "functions %d paths %d total %s roots %s level2 %s exact %s\n", $nf, $np, $total,
-    @diff || !$events_ok ? 'no' : 'equal', $level2, $exact;
-exit(@diff || !$events_ok || $level2 eq 'no' || $exact ne 'yes' ? 1 : 0);
+printf "functions %d paths %d total %s roots %s levels %s exact %s\n", $nf, $np, $total,
+    @diff || !$events_ok ? 'no' : 'equal', $levels, $exact;
+exit(@diff || !$events_ok || $levels eq 'no' || $exact ne 'yes' ? 1 : 0);
