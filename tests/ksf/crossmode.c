@@ -23,8 +23,8 @@ volatile long sink;
 
 NOINLINE void scale(long *v, int n, long f)
 {
-    for (int i = 0; i < n; i++)
-        v[i] *= f;
+    for (int i = 0; i < n; i++) /* wraps (unsigned): no overflow for UBSan to stop */
+        v[i] = (long)((unsigned long)v[i] * (unsigned long)f);
 }
 
 NOINLINE long sum_odd(const long *v, int n)
