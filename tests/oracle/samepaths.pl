@@ -18,11 +18,13 @@ sub load {
     my %count;
     for my $fn (@{ $doc->{functions} }) {
         # A function compiled into several TUs (a header's static one) has a
-        # copy per TU, in the same order in both documents.
-        my $key = "$fn->{file}:$fn->{name}";
-        my $copy = 0;
-        $copy++ while exists $count{"$key#$copy"};
-        $count{"$key#$copy"} = { map { $_->{id} => $_->{count} } @{ $fn->{paths} } };
+        # copy per TU, not always in the same order in both documents (an
+        # accumulated profile lists them as its parts came): copies are
+        # told apart by their CFG checksum, which does not depend on how
+        # the build counts; copies with one checksum have one numbering,
+        # and their counts are added.
+        my $key = "$fn->{file}:$fn->{name}:" . ($fn->{checksum} // "");
+        $count{$key}{ $_->{id} } += $_->{count} for @{ $fn->{paths} };
     }
     return \%count;
 }

@@ -1,0 +1,3 @@
+#define K 1
+#include "copy.h"
+int fa(int x) { return f(x); }
