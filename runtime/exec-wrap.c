@@ -142,7 +142,7 @@ typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int)
 #define REAL(type, name, fallback)                                            \
     static type real_fn;                                                      \
     if (real_fn == NULL)                                                      \
-        real_fn = (type)pprt_libc_next(name, (void *)(fallback));                       \
+        real_fn = (type)pprt_libc_next(name, (void *)(fallback));             \
     if (real_fn == NULL) {                                                    \
         errno = ENOSYS;                                                       \
         return -1;                                                            \

@@ -28,19 +28,21 @@ static void encode(const struct pprt_tu *list, void *arg)
 {
     struct pprt_profile_bytes *e = arg;
     pprt_profile_encode(list, e->pid, &e->buf, &e->hash_lost);
-    /* Only a program that went multithreaded is warned (say_plain_updates):
-     * the search scans counters, which costs a short process. */
+    /* Only a program that went multithreaded is warned (say_plain_updates),
+     * and only then is it worth the search, which scans counters (the cost
+     * of a short process).  A stream TU's analyzer threads are the
+     * runtime's own, and make glibc's answer useless. */
     e->plain_tus = pprt_stream_tus_total() == 0 && pprt_went_multithreaded()
                        ? pprt_plain_updates_tus(list, e->plain_tu, sizeof e->plain_tu)
                        : 0;
 }
 
 /* Said once, by the process that writes: its counts are what the
- * warning is about (plain-updates.h).  A stream TU's analyzer threads
- * are the runtime's own, and make glibc's answer useless. */
+ * warning is about (plain-updates.h).  encode() decided whether it is
+ * said: plain_tus stays 0 otherwise. */
 static void say_plain_updates(const struct pprt_profile_bytes *e)
 {
-    if (e->plain_tus == 0 || pprt_stream_tus_total() > 0 || !pprt_went_multithreaded())
+    if (e->plain_tus == 0)
         return;
     pprt_warning("the program ran more than one thread, and %u translation unit%s (%s%s) "
                  "count%s paths with plain increments (update=single): counts of code that "

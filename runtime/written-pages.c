@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define PM_PRESENT (1ull << 63)
-#define PM_SWAPPED (1ull << 62)
-
 void pprt_written_pages_open(struct pprt_written_pages *w)
 {
     int saved_errno = errno;
@@ -24,35 +21,20 @@ void pprt_written_pages_open(struct pprt_written_pages *w)
 
 void pprt_written_pages_of(struct pprt_written_pages *w, const void *p, size_t bytes)
 {
-    w->n = 0;
-    if (w->fd < 0 || bytes == 0) {
-        free(w->written);
-        w->written = NULL; /* unknown: all written */
+    w->n = 0; /* until read: all written */
+    if (w->fd < 0 || bytes == 0)
         return;
-    }
     int saved_errno = errno;
     uintptr_t first = (uintptr_t)p & ~(uintptr_t)(w->page - 1);
     size_t n = ((uintptr_t)p + bytes - first + w->page - 1) / w->page;
     if (n > w->cap) {
-        uint8_t *f = realloc(w->written, n);
-        if (f != NULL)
-            w->written = f;
-        uint64_t *e = f ? realloc(w->entries, n * sizeof *e) : NULL;
+        uint64_t *e = realloc(w->entries, n * sizeof *e);
         if (e == NULL) {
-            free(w->written);
-            w->written = NULL;
             errno = saved_errno;
             return;
         }
         w->entries = e;
         w->cap = n;
-    }
-    if (w->written == NULL) { /* an earlier range failed */
-        w->written = malloc(w->cap);
-        if (w->written == NULL) {
-            errno = saved_errno;
-            return;
-        }
     }
     size_t want = n * sizeof *w->entries, got = 0;
     off_t at = (off_t)(first / w->page * sizeof *w->entries);
@@ -65,15 +47,10 @@ void pprt_written_pages_of(struct pprt_written_pages *w, const void *p, size_t b
         got += (size_t)r;
     }
     errno = saved_errno;
-    if (got < want) {
-        free(w->written);
-        w->written = NULL;
-        return;
+    if (got == want) {
+        w->first = first;
+        w->n = n;
     }
-    for (size_t i = 0; i < n; i++)
-        w->written[i] = (w->entries[i] & (PM_PRESENT | PM_SWAPPED)) != 0;
-    w->first = first;
-    w->n = n;
 }
 
 void pprt_written_pages_close(struct pprt_written_pages *w)
@@ -83,7 +60,6 @@ void pprt_written_pages_close(struct pprt_written_pages *w)
         close(w->fd);
         errno = saved_errno;
     }
-    free(w->written);
     free(w->entries);
     *w = (struct pprt_written_pages){.fd = -1};
 }

@@ -19,29 +19,30 @@
 
 #pragma GCC visibility push(hidden)
 
+/* A page map entry's bits: the page is in memory; it is in swap. */
+#define PPRT_PAGEMAP_PRESENT (1ull << 63)
+#define PPRT_PAGEMAP_SWAPPED (1ull << 62)
+
 struct pprt_written_pages {
-    int fd;          /* /proc/self/pagemap, or -1: every page counts as written */
-    size_t page;     /* the page size */
-    uintptr_t first; /* the first page of the range asked last */
-    size_t n;        /* its pages */
-    uint8_t *written; /* N flags: 0 only for a page never written; NULL: all written */
-    uint64_t *entries; /* scratch: N pagemap entries */
+    int fd;            /* /proc/self/pagemap, or -1: every page counts as written */
+    size_t page;       /* the page size */
+    uintptr_t first;   /* the first page of the range asked last */
+    size_t n;          /* its pages; 0 when they could not be read */
+    uint64_t *entries; /* their N page map entries */
     size_t cap;
 };
 
 /* Opens the kernel's page map (fails quietly: then nothing is skipped). */
 void pprt_written_pages_open(struct pprt_written_pages *w);
-/* Reads the flags of the pages of [P, P + BYTES); on any failure (no
+/* Reads the entries of the pages of [P, P + BYTES); on any failure (no
  * page map, no memory) every page counts as written. */
 void pprt_written_pages_of(struct pprt_written_pages *w, const void *p, size_t bytes);
-/* Whether the page holding ADDR (in the range asked last) may have been
- * written. */
+/* Whether the page holding ADDR may have been written: outside the range
+ * asked last (or none could be read), yes. */
 static inline int pprt_page_written(const struct pprt_written_pages *w, const void *addr)
 {
-    if (w->written == NULL)
-        return 1;
     size_t i = ((uintptr_t)addr - w->first) / w->page;
-    return i >= w->n || w->written[i];
+    return i >= w->n || (w->entries[i] & (PPRT_PAGEMAP_PRESENT | PPRT_PAGEMAP_SWAPPED)) != 0;
 }
 /* The index of the first counter of C after I's page. */
 static inline uint64_t pprt_next_page_index(const struct pprt_written_pages *w, const uint64_t *c,
