@@ -4,6 +4,7 @@
  * byte by byte, so the blob does not depend on the host. */
 #include "gcc-headers.h"
 #include "metadata.h"
+#include "build-signature.h"
 #include "dag.h"
 #include "pathprof-abi.h"
 #include "options.h"
@@ -266,6 +267,8 @@ pp_meta_finish (void)
 {
   if (!nfuncs)
     return;
+  /* Interned before the table's size is taken.  */
+  uint32_t build = pp_string_index (pp_build_signature ().c_str ());
   bytes blob;
   blob.insert (blob.end (), PATHPROF_META_MAGIC, PATHPROF_META_MAGIC + 4);
   put32 (&blob, PATHPROF_META_VERSION);
@@ -274,6 +277,8 @@ pp_meta_finish (void)
   uint64_t strtab_offset = PATHPROF_META_HEADER_SIZE + directory.size ();
   put64 (&blob, strtab_offset);
   put64 (&blob, ncounters_total);
+  put32 (&blob, build);
+  put32 (&blob, 0);
   size_t dir_at = blob.size ();
   blob.insert (blob.end (), directory.begin (), directory.end ());
   for (uint32_t i = 0; i < pp_string_count (); i++)

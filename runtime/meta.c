@@ -15,9 +15,11 @@ enum {
     FN_VERIFY_OFF = 40, FN_NVERIFY = 48, FN_PPP_SIZE = 52, FN_DETAIL_OFF = 56,
 };
 
+/* The directory follows the header, whose size the (checked) version gives. */
 static const unsigned char *dirent(const unsigned char *blob, uint32_t i)
 {
-    return blob + PATHPROF_META_HEADER_SIZE + (size_t)i * PATHPROF_META_DIRENT_SIZE;
+    return blob + pathprof_meta_header_size(pprt_get_u32(blob + HDR_VERSION)) +
+           (size_t)i * PATHPROF_META_DIRENT_SIZE;
 }
 
 uint32_t pprt_meta_nfuncs(const unsigned char *blob)
@@ -156,19 +158,22 @@ static int check_header(const unsigned char *blob, uint64_t len,
 {
     if (blob == NULL)
         FAIL("no metadata");
-    if (len < PATHPROF_META_HEADER_SIZE)
+    if (len < PATHPROF_META_HEADER_SIZE_V1)
         FAIL("metadata is %llu bytes, shorter than its %u-byte header",
-             (unsigned long long)len, PATHPROF_META_HEADER_SIZE);
+             (unsigned long long)len, PATHPROF_META_HEADER_SIZE_V1);
     if (memcmp(blob + HDR_MAGIC, PATHPROF_META_MAGIC, 4) != 0)
         FAIL("metadata does not start with \"%s\"", PATHPROF_META_MAGIC);
     uint32_t version = pprt_get_u32(blob + HDR_VERSION);
-    if (version != PATHPROF_META_VERSION)
-        FAIL("metadata version %u, this libpathprof reads version %u",
-             version, PATHPROF_META_VERSION);
+    if (version < PATHPROF_META_VERSION_OLDEST || version > PATHPROF_META_VERSION)
+        FAIL("metadata version %u, this libpathprof reads versions %u to %u",
+             version, PATHPROF_META_VERSION_OLDEST, PATHPROF_META_VERSION);
+    if (len < pathprof_meta_header_size(version))
+        FAIL("metadata is %llu bytes, shorter than its %u-byte header",
+             (unsigned long long)len, pathprof_meta_header_size(version));
     uint32_t nfuncs = pprt_get_u32(blob + HDR_NFUNCS);
     uint64_t strtab = pprt_get_u64(blob + HDR_STRTAB);
     /* nfuncs < 2^32, so this product cannot overflow a uint64_t. */
-    uint64_t dir_end = PATHPROF_META_HEADER_SIZE +
+    uint64_t dir_end = pathprof_meta_header_size(version) +
                        (uint64_t)nfuncs * PATHPROF_META_DIRENT_SIZE;
     if (dir_end > len)
         FAIL("function directory of %u entries does not fit in %llu bytes",
@@ -342,7 +347,7 @@ void pprt_meta_tu_name(const unsigned char *blob, uint64_t len, char *buf,
     snprintf(buf, size, "(unnamed)");
     if (blob == NULL || len < PATHPROF_META_HEADER_SIZE + PATHPROF_META_DIRENT_SIZE ||
         memcmp(blob, PATHPROF_META_MAGIC, 4) != 0 || pprt_get_u32(blob + HDR_NFUNCS) == 0)
-        return;
+        return; /* (the larger header: the first entry is in bounds for either version) */
     uint32_t file = pprt_get_u32(dirent(blob, 0) + FN_FILE);
     uint32_t nstrings = pprt_get_u32(blob + HDR_NSTRINGS);
     uint64_t off = pprt_get_u64(blob + HDR_STRTAB);

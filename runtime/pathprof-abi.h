@@ -10,7 +10,10 @@
 /* 5: the count-mode probe of a hash-mode function reads the runtime's
    table itself (PATHPROF_HASH_* below), keys are ID + 1. */
 #define PATHPROF_ABI_VERSION 5u
-#define PATHPROF_META_VERSION 1u
+/* Metadata version 2: the header holds the TU's build line (docs/format.md,
+   section 2); version 1, without it, is still read. */
+#define PATHPROF_META_VERSION 2u
+#define PATHPROF_META_VERSION_OLDEST 1u
 /* File version 2: the trailer is pprt_hash64 (runtime/hash64.h), eight
    bytes a step, not version 1's FNV-1a-64; version 1 is still read. */
 #define PATHPROF_FILE_VERSION 2u
@@ -89,7 +92,15 @@
 #define PATHPROF_NONE 0xffffffffu
 
 /* Sizes of the fixed records. */
-#define PATHPROF_META_HEADER_SIZE 32u
+#define PATHPROF_META_HEADER_SIZE 40u     /* version 2 */
+#define PATHPROF_META_HEADER_SIZE_V1 32u  /* version 1: no build line */
+
+/* The metadata header's size for a (readable) version. */
+static inline uint32_t pathprof_meta_header_size(uint32_t version)
+{
+    return version >= 2u ? PATHPROF_META_HEADER_SIZE : PATHPROF_META_HEADER_SIZE_V1;
+}
+
 #define PATHPROF_META_DIRENT_SIZE 64u
 #define PATHPROF_META_NODE_SIZE 16u
 #define PATHPROF_META_EDGE_SIZE 32u

@@ -34,6 +34,8 @@ struct mg_tu {
     uint32_t nfuncs;
     struct mg_func *funcs;
     size_t first_input;    /* which profile brought it (for messages) */
+    const unsigned char *build; /* its build line, into blob; NULL in a version 1 blob */
+    uint32_t build_len;
 };
 
 /* The forest is always canonical between inputs, and packed: preorder,

@@ -61,14 +61,19 @@ static int parse_blob(struct mg_tu *tu, struct pprt_merge_error *err)
 {
     const unsigned char *b = tu->blob;
     uint64_t len = tu->len;
-    if (len < PATHPROF_META_HEADER_SIZE || memcmp(b, PATHPROF_META_MAGIC, 4) != 0)
+    if (len < PATHPROF_META_HEADER_SIZE_V1 || memcmp(b, PATHPROF_META_MAGIC, 4) != 0)
         return mg_fail(err, "the metadata does not start with \"%s\"", PATHPROF_META_MAGIC);
-    if (pprt_get_u32(b + 4) != PATHPROF_META_VERSION)
-        return mg_fail(err, "metadata version %u, this pathprof reads %u", pprt_get_u32(b + 4),
-                    PATHPROF_META_VERSION);
+    uint32_t version = pprt_get_u32(b + 4);
+    if (version < PATHPROF_META_VERSION_OLDEST || version > PATHPROF_META_VERSION)
+        return mg_fail(err, "metadata version %u, this pathprof reads versions %u to %u", version,
+                       PATHPROF_META_VERSION_OLDEST, PATHPROF_META_VERSION);
+    uint32_t hsize = pathprof_meta_header_size(version);
+    if (len < hsize)
+        return mg_fail(err, "the metadata is shorter than its %u-byte header", hsize);
     uint32_t nfuncs = pprt_get_u32(b + 8), nstrings = pprt_get_u32(b + 12);
     uint64_t strtab = pprt_get_u64(b + 16);
-    if (nfuncs > (len - PATHPROF_META_HEADER_SIZE) / PATHPROF_META_DIRENT_SIZE)
+    uint32_t build = version >= 2 ? pprt_get_u32(b + 32) : PATHPROF_NONE;
+    if (nfuncs > (len - hsize) / PATHPROF_META_DIRENT_SIZE)
         return mg_fail(err, "%u functions do not fit in the metadata", nfuncs);
     if (strtab > len || nstrings > (len - strtab) / 4)
         return mg_fail(err, "the string table lies outside the metadata");
@@ -89,7 +94,7 @@ static int parse_blob(struct mg_tu *tu, struct pprt_merge_error *err)
     }
     tu->nfuncs = nfuncs;
     for (uint32_t i = 0; i < nfuncs; i++) {
-        const unsigned char *d = b + PATHPROF_META_HEADER_SIZE + (size_t)i * PATHPROF_META_DIRENT_SIZE;
+        const unsigned char *d = b + hsize + (size_t)i * PATHPROF_META_DIRENT_SIZE;
         struct mg_func *f = &tu->funcs[i];
         if (blob_string(offs, nstrings, b, pprt_get_u32(d), &f->name, &f->name_len) != 0 ||
             blob_string(offs, nstrings, b, pprt_get_u32(d + 4), &f->file, &f->file_len) != 0) {
@@ -121,12 +126,30 @@ static int parse_blob(struct mg_tu *tu, struct pprt_merge_error *err)
             return mg_fail(err, "out of memory");
         }
     }
+    if (build != PATHPROF_NONE &&
+        blob_string(offs, nstrings, b, build, &tu->build, &tu->build_len) != 0) {
+        free(offs);
+        return mg_fail(err, "its build line names a string beyond the %u of the table", nstrings);
+    }
     free(offs);
     return 0;
 }
 
+/* Whether two TUs come from one compilation, maybe built twice: the same
+ * build line (docs/format.md, section 2), or either without one (a
+ * version 1 blob: we cannot tell, and take the safe side). */
+static int same_compilation(const struct mg_tu *a, const struct mg_tu *b)
+{
+    if (!a->build || !b->build)
+        return 1;
+    return a->build_len == b->build_len && memcmp(a->build, b->build, a->build_len) == 0;
+}
+
 /* Refuses a function that the profiles added before know under the same
- * name and file only with other checksums: another build of it. */
+ * name and file only with other checksums, in a TU of the same
+ * compilation: another build of it. The same file compiled another way
+ * (other options, another language, included by another file) keeps its
+ * copies side by side, each with its own counts. */
 static int check_build(struct pprt_merge *m, const struct mg_tu *tu, size_t input,
                        struct pprt_merge_error *err)
 {
@@ -144,7 +167,7 @@ static int check_build(struct pprt_merge *m, const struct mg_tu *tu, size_t inpu
                 continue;
             if (g->checksum == f->checksum)
                 same = 1;
-            else if (t->first_input != input && !other) {
+            else if (t->first_input != input && !other && same_compilation(t, tu)) {
                 other = g;
                 other_tu = v >> 32;
             }

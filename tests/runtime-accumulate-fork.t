@@ -29,7 +29,7 @@ for b in array hash ppp; do
     is "$?:$(cat "$b.err")" "0:" "$b: the forking run (3 children) exits 0, silent"
     is "$(grep -c '^child' "$b.out")" 3 "$b: the three children ran"
     seq=$(steps "$b.seq")
-    like "$seq" "^step 0 [1-9]" "$b: the sequential run counted step()"
+    like "$seq" "^step 0x[0-9a-f]+ 0 [1-9]" "$b: the sequential run counted step()"
     is "$(steps "$b.acc")" "$seq" "$b: accumulated with its children, step()'s counts are the sequential run's"
 done
 
@@ -63,7 +63,7 @@ events_paths() { perl -MJSON::PP -0ne 'my $j = decode_json($_);
 STREAM=(PATHPROF_ANALYZER=blpp,ksf PATHPROF_K=4)
 env "${STREAM[@]}" PATHPROF_OUT=$T/st.seq "$T/stream" 3000 3 seq >/dev/null
 "$PP_CLI" report --json st.seq >st.seq.json
-like "$(blseqs st.seq)" "^step 0 [1-9]" "stream: the sequential run counted step()"
+like "$(blseqs st.seq)" "^step 0x[0-9a-f]+ 0 [1-9]" "stream: the sequential run counted step()"
 like "$(kseqs st.seq)" "walk [0-9,]+ [1-9]" "stream: the sequential run has walk()'s k-iteration paths"
 is "$(events_paths st.seq.json)" "events = paths" "stream: the sequential run's STREAM events are its paths (no marker)"
 for slow in no yes; do

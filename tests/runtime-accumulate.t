@@ -12,8 +12,14 @@ pp_require_build
 ORACLE=$TAP_ROOT/tests/merge/counts.pl
 SRC=$TAP_ROOT/tests/merge/work.c
 cd "$T" || exit 1
-pp_cc "$T/count" "$SRC" -O2 && pp_cc "$T/stream" "$SRC" -O2 -fplugin-arg-pathprof-mode=stream &&
-    pp_cc "$T/other" "$SRC" -O2 -DVARIANT || BAIL_OUT "cannot build work.c"
+pp_cc "$T/count" "$SRC" -O2 && pp_cc "$T/stream" "$SRC" -O2 -fplugin-arg-pathprof-mode=stream ||
+    BAIL_OUT "cannot build work.c"
+# A rebuild of one compilation after an edit (the same file, the same
+# command): "another build", where the same file compiled two ways is not
+# (tests/accumulate-variants.t).
+mkdir -p "$T/w" && cp "$SRC" "$T/w/work.c" && pp_cc "$T/before-edit" "$T/w/work.c" -O2 &&
+    sed -i 's/^#ifdef VARIANT$/#if 1/' "$T/w/work.c" && pp_cc "$T/edited" "$T/w/work.c" -O2 ||
+    BAIL_OUT "cannot build the edited work.c"
 
 # parallel N OUT PROG ARGS...: N processes at once, accumulating into OUT;
 # their stderr in $T/par.err, how many exited 0 in $T/par.ok
@@ -146,10 +152,10 @@ like "$(cat dam.err)" "^pathprof: warning: profile not added to $T/dam.acc: it i
 is "$(cat dam.acc)" "not a profile" "the damaged file is left as it was"
 is "$(runs "dam.acc.$pid")" 1 "this run's profile is beside it"
 
-# Another build's profile: the same.
-PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/build.acc "$T/count" 3000 >/dev/null
+# Another build's profile (the program rebuilt after an edit): the same.
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/build.acc "$T/before-edit" 3000 >/dev/null
 cp build.acc build.before
-PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/build.acc "$T/other" 3000 >/dev/null 2>build.err &
+PATHPROF_ACCUMULATE=1 PATHPROF_OUT=$T/build.acc "$T/edited" 3000 >/dev/null 2>build.err &
 pid=$!; wait $pid
 like "$(cat build.err)" "^pathprof: warning: profile not added to $T/build.acc: function step \(.*work.c\) differs between the accumulated profile and this run \(pid $pid\)" \
     "another build: a warning names the function"

@@ -577,24 +577,32 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
                 struct pp_error *err)
 {
     struct pp_cursor c;
-    uint32_t version, i;
+    uint32_t version, build, i;
     uint64_t strtab_offset;
 
     memset(tu, 0, sizeof *tu);
-    if (len < PATHPROF_META_HEADER_SIZE)
+    if (len < PATHPROF_META_HEADER_SIZE_V1)
         return pp_fail(err, "metadata blob of %" PRIu64 " bytes is shorter than its header",
                        len);
     if (memcmp(blob, PATHPROF_META_MAGIC, 4) != 0)
         return pp_fail(err, "metadata blob does not start with \"" PATHPROF_META_MAGIC "\"");
     c = pp_cursor_at(blob, (size_t)len, 4);
     version = pp_take_u32(&c);
-    if (version != PATHPROF_META_VERSION)
-        return pp_fail(err, "metadata version %" PRIu32 ", this pathprof reads version %u",
-                       version, PATHPROF_META_VERSION);
+    if (version < PATHPROF_META_VERSION_OLDEST || version > PATHPROF_META_VERSION)
+        return pp_fail(err, "metadata version %" PRIu32 ", this pathprof reads versions %u to %u",
+                       version, PATHPROF_META_VERSION_OLDEST, PATHPROF_META_VERSION);
+    if (len < pathprof_meta_header_size(version))
+        return pp_fail(err, "metadata blob of %" PRIu64 " bytes is shorter than its header",
+                       len);
     tu->nfuncs = pp_take_u32(&c);
     tu->nstrings = pp_take_u32(&c);
     strtab_offset = pp_take_u64(&c);
     tu->ncounters = pp_take_u64(&c);
+    build = PATHPROF_NONE;
+    if (version >= 2) {
+        build = pp_take_u32(&c);
+        (void)pp_take_u32(&c); /* reserved */
+    }
     if (tu->nfuncs > pp_cursor_left(&c) / PATHPROF_META_DIRENT_SIZE) {
         pp_fail(err, "%" PRIu32 " functions do not fit in the %" PRIu64 "-byte blob",
                 tu->nfuncs, len);
@@ -603,12 +611,21 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
     }
     if (!parse_strings(blob, len, strtab_offset, tu, err))
         goto fail;
+    if (build != PATHPROF_NONE) {
+        if (build >= tu->nstrings) {
+            pp_fail(err, "the build line is string %" PRIu32 " of a table of %" PRIu32, build,
+                    tu->nstrings);
+            goto fail;
+        }
+        tu->build = tu->strings[build];
+    }
     tu->funcs = zalloc(tu->nfuncs, sizeof *tu->funcs, err);
     if (!tu->funcs)
         goto fail;
     for (i = 0; i < tu->nfuncs; i++) {
         uint64_t detail_offset;
         struct pp_func_meta *f = &tu->funcs[i];
+        f->build = tu->build;
         if (!parse_dirent(&c, tu, f, &detail_offset, err) ||
             !parse_detail(blob, len, detail_offset, tu, f, err)) {
             meta_func_context(err, i, f);
@@ -640,6 +657,7 @@ void meta_free(struct pp_tu_meta *tu)
             free(f->spans);
             free(f->edge_closes_loop);
             free(f->node_start);
+            free(f->variant);
         }
     }
     free(tu->funcs);

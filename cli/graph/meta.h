@@ -61,6 +61,9 @@ struct pp_derived {
 struct pp_func_meta {
     const char *name;
     const char *file;     /* NULL when "none" */
+    const char *build;    /* its TU's build line (struct pp_tu_meta), or NULL */
+    char *variant;        /* what tells this build of it from the profile's others
+                             ("with -fPIC"; func_variants.c), NULL when it has none */
     uint64_t checksum;
     uint32_t flags;       /* PATHPROF_FN_* */
     uint32_t line;
@@ -104,6 +107,8 @@ struct pp_tu_meta {
     uint32_t nstrings;
     char **strings;       /* NUL-terminated copies (strings never contain NUL) */
     uint64_t ncounters;
+    const char *build;    /* how the TU was compiled (docs/format.md, section 2),
+                             one of strings; NULL in a version 1 blob */
 };
 
 /* Names of the function flags, in bit order (report, JSON). */

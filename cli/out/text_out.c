@@ -21,6 +21,11 @@ void out_func(FILE *out, const struct pp_func_meta *f)
         out_safe(out, f->file);
         fprintf(out, ":%" PRIu32 ")", f->line);
     }
+    if (f->variant) {
+        fputs(" [", out);
+        out_safe(out, f->variant);
+        fputc(']', out);
+    }
 }
 
 void node_name(char *buf, size_t size, const struct pp_func_meta *f, uint32_t node)

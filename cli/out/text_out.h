@@ -14,7 +14,8 @@
 #include "graph/meta.h"
 
 void out_safe(FILE *out, const char *s);
-/* "name (file:line)", or "name" when the file is unknown. */
+/* "name (file:line)", or "name" when the file is unknown; then the
+ * build's variant when the profile has several ("[with -fPIC]"). */
 void out_func(FILE *out, const struct pp_func_meta *f);
 /* "ENTRY", "EXIT" or "bb N" for a node number, into BUF. */
 void node_name(char *buf, size_t size, const struct pp_func_meta *f, uint32_t node);

@@ -134,4 +134,10 @@ uint64_t profile_total(const struct pp_profile *p);
  * section damaged; false only when out of memory. */
 bool func_merge_copies(struct pp_profile *p, struct pp_error *err);
 
+/* Gives each copy of a function whose name and file other copies share
+ * with another checksum its variant label (struct pp_func_meta), from
+ * the build lines of their TUs (func_variants.c); false only when out of
+ * memory. */
+bool func_label_variants(struct pp_profile *p, struct pp_error *err);
+
 #endif

@@ -596,7 +596,7 @@ bool profile_read_bytes(const char *path, struct pp_profile *p, const struct kip
         return false;
     ok = check_envelope(data, len, p, &nsections, &payload_len, err) &&
          read_sections(data, payload_len, nsections, p, first, err) &&
-         func_merge_copies(p, err);
+         func_merge_copies(p, err) && func_label_variants(p, err);
     if (ok && p->broken[PP_PART_TU_COUNTS] != PP_NO_SECTION)
         drop_counts(p);
     /* A second KIPF (KPRUNE) section already broke that part: not read. */

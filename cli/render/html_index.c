@@ -78,7 +78,7 @@ static bool out_functions(FILE *out, const struct site *s, struct pp_error *err)
             html_file_page_name(page, sizeof page, fi);
             fprintf(out, "<a href=\"%s#fn%zu\">", page, order[i]);
         }
-        html_text(out, f->meta->name);
+        html_func_name(out, f->meta);
         fputs(fi != SIZE_MAX ? "</a></td><td>" : "</td><td>", out);
         html_text(out, f->meta->file ? f->meta->file : "(no file)");
         fprintf(out, ":%" PRIu32 "</td><td class=\"n count\">%" PRIu64 "</td><td class=\"n\">"

@@ -95,6 +95,16 @@ void html_file_page_name(char *buf, size_t size, size_t fi)
     snprintf(buf, size, "f%zu.html", fi);
 }
 
+void html_func_name(FILE *out, const struct pp_func_meta *m)
+{
+    html_text(out, m->name);
+    if (m->variant) {
+        fputs(" <span class=\"note\">[", out);
+        html_text(out, m->variant);
+        fputs("]</span>", out);
+    }
+}
+
 size_t html_func_file(const struct site *s, size_t func)
 {
     const char *file = s->funcs[func].meta->file;

@@ -32,6 +32,9 @@ void html_page_end(FILE *out);
 void html_file_page_name(char *buf, size_t size, size_t fi);
 /* The site file a function starts in, or SIZE_MAX. */
 size_t html_func_file(const struct site *s, size_t func);
+/* A function's name, and its variant label when the profile holds other
+ * builds of it ("[with -fPIC]", cli/read/func_variants.c). */
+void html_func_name(FILE *out, const struct pp_func_meta *m);
 
 bool html_index(FILE *out, const struct site *s, struct source_cache *src,
                 const struct html_options *o, struct pp_error *err);

@@ -166,7 +166,7 @@ static bool out_func_paths(FILE *out, const struct site *s, size_t fn, const cha
     memcpy(v, f->records, f->nrecords * sizeof *v);
     qsort(v, f->nrecords, sizeof *v, by_count);
     fprintf(out, "<h3 id=\"fn%zu\">", fn);
-    html_text(out, f->meta->name);
+    html_func_name(out, f->meta);
     fprintf(out, "</h3>\n<div>%" PRIu64 " paths executed (%.1f%% of all), %" PRIu64 " of %"
                  PRIu64 " paths ran</div>\n<table class=\"paths\"><tr><th class=\"n\">#</th>"
                  "<th>path</th><th class=\"n\">count</th><th class=\"n\">%%</th>"

@@ -179,7 +179,7 @@ bool html_func_views(FILE *out, const struct site *s, size_t func, struct source
     /* A section only for a function that has something to show. */
     if (ok && len) {
         fprintf(out, "<section class=\"views\" id=\"views%zu\"><h2>", func);
-        html_text(out, s->funcs[func].meta->name);
+        html_func_name(out, s->funcs[func].meta);
         fputs("</h2>\n", out);
         fwrite(text, 1, len, out);
         fputs("</section>\n", out);

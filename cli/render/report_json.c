@@ -161,6 +161,11 @@ static bool out_function(FILE *out, const struct pp_func *f, const struct pp_pro
                  ",\"flags\":",
             m->line, m->checksum, m->npaths);
     out_flags(out, m->flags);
+    /* How its TU was compiled, and what tells it from other builds of it */
+    fputs(",\"build\":", out);
+    json_string(out, m->build);
+    fputs(",\"variant\":", out);
+    json_string(out, m->variant);
     if (!tpp_func_json(out, f, err))
         return false;
     fprintf(out, ",\"sampled\":%s,\"total\":%" PRIu64, sp ? "true" : "false", f->total);

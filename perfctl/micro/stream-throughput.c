@@ -54,7 +54,7 @@ static size_t build_blob(unsigned char *b)
 {
     memset(b, 0, 256);
     memcpy(b, PATHPROF_META_MAGIC, 4);
-    put32(b + 4, PATHPROF_META_VERSION);
+    put32(b + 4, PATHPROF_META_VERSION_OLDEST); /* the 32-byte header below */
     put32(b + 8, 1);      /* nfuncs */
     put32(b + 12, 2);     /* nstrings */
     put64(b + 16, 96);    /* strtab_offset */

@@ -76,11 +76,12 @@ sub tu_records {
         my $blob = $s->[1] + 8;
         my $meta_len = u64($s->[1]);
         my ($nfuncs, $nstrings, $strtab) = (u32($blob + 8), u32($blob + 12), u64($blob + 16));
+        my $hsize = u32($blob + 4) >= 2 ? 40 : 32;    # header grew in version 2
         my ($at, @str) = ($blob + $strtab);
         for (1 .. $nstrings) { push @str, substr($d, $at + 4, u32($at)); $at += 4 + u32($at) }
         $at = $blob + $meta_len + (8 - $meta_len % 8) % 8;
         for my $f (0 .. $nfuncs - 1) {
-            my $dir = $blob + 32 + 64 * $f;
+            my $dir = $blob + $hsize + 64 * $f;
             my ($name, $flags, $nverify) = ($str[u32($dir)], u32($dir + 16), u32($dir + 48));
             my $n = u64($at);
             my $v = ($flags & 8) ? $nverify : 0;

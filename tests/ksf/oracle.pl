@@ -38,7 +38,8 @@ sub meta_funcs {
     die "bad metadata blob\n" unless $magic eq 'PPTM';
     my @f;
     for my $i (0 .. $nfuncs - 1) {
-        my ($npaths, $off) = unpack 'Q< Q<', substr($blob, 32 + 64 * $i + 24, 16);
+        my $hsize = $ver >= 2 ? 40 : 32;    # header grew in version 2
+        my ($npaths, $off) = unpack 'Q< Q<', substr($blob, $hsize + 64 * $i + 24, 16);
         push @f, [$off, $npaths];
     }
     return \@f;

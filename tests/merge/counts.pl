@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # counts.pl - the oracle of tests/cli-merge.t and runtime-accumulate.t,
 # from `pathprof report --json` outputs of single runs:
-#   counts.pl bl [xN] A.json B.json ...   "function id count" lines, counts
+#   counts.pl bl [xN] A.json B.json ...   "function checksum id count" lines, counts
 #                                         of every file summed (times N; a
 #                                         file named FILE*W counts W times)
 #   counts.pl k [xN] A.json B.json ...    the same for k-iteration paths
@@ -24,7 +24,8 @@ if ($mode eq 'bl' || $mode eq 'k') {
         my $j = load($file);
         if ($mode eq 'bl') {
             for my $f (@{ $j->{functions} }) {
-                $sum{"$f->{name} $_->{id}"} += $w * $_->{count} for @{ $f->{paths} };
+                # by checksum too: builds of one function are kept apart
+                $sum{"$f->{name} $f->{checksum} $_->{id}"} += $w * $_->{count} for @{ $f->{paths} };
             }
         } else {
             $sum{"$_->{function} " . join(',', @{ $_->{ids} })} += $w * $_->{count} for @{ $j->{paths} };

@@ -73,6 +73,8 @@ sub decode_tu {
     my $mlen = u64($s, 0);
     my $m = substr $s, 8, $mlen;
     fail('bad TU metadata magic') unless substr($m, 0, 4) eq 'PPTM';
+    # The directory follows a 32-byte header in version 1, 40 from version 2
+    my $hsize = u32($m, 4) >= 2 ? 40 : 32;
     my $nf = u32($m, 8);
     my $nstr = u32($m, 12);
     my $stro = u64($m, 16);
@@ -84,7 +86,7 @@ sub decode_tu {
     $co = 8 + $mlen + ((8 - $mlen % 8) % 8);
     my @r;
     for my $i (0 .. $nf - 1) {
-        my $d = 32 + 64 * $i;
+        my $d = $hsize + 64 * $i;
         my %f = (
             name => $str[ u32($m, $d) ], file => (u32($m, $d + 4) == 0xffffffff ? undef : $str[ u32($m, $d + 4) ]),
             checksum => sprintf('%016x', u64($m, $d + 8)), flags => u32($m, $d + 16), line => u32($m, $d + 20),

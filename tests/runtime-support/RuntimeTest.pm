@@ -187,6 +187,10 @@ sub parse_meta {
     $m{nstrings} = u32(\$blob, \$p, 'nstrings');
     $m{strtab} = u64(\$blob, \$p, 'strtab_offset');
     $m{ncounters} = u64(\$blob, \$p, 'ncounters');
+    if ($m{version} >= 2) {    # version 2: the TU's build line, then a reserved word
+        $m{build} = u32(\$blob, \$p, 'build');
+        u32(\$blob, \$p, 'reserved');
+    }
     my @strings;
     my $s = $m{strtab};
     for (1 .. $m{nstrings}) {

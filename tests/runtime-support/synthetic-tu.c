@@ -45,9 +45,11 @@ size_t syn_build_blob(unsigned char *buf, size_t size, const struct syn_fn *fns,
     put(&o, PATHPROF_META_MAGIC, 4);
     u32(&o, PATHPROF_META_VERSION);
     u32(&o, nfuncs);
-    u32(&o, 2 * nfuncs); /* strings: name i at 2i, file at 2i+1 */
-    u64(&o, 0);          /* strtab_offset, set below */
+    u32(&o, 2 * nfuncs + 1); /* strings: name i at 2i, file at 2i+1, build line */
+    u64(&o, 0);              /* strtab_offset, set below */
     u64(&o, ncounters);
+    u32(&o, 2 * nfuncs);     /* build: the TU's build line, the last string */
+    u32(&o, 0);              /* reserved */
     size_t dir = o.len;
     for (uint32_t i = 0; i < nfuncs; i++) {
         u32(&o, 2 * i);
@@ -69,6 +71,9 @@ size_t syn_build_blob(unsigned char *buf, size_t size, const struct syn_fn *fns,
         u32(&o, (uint32_t)strlen(fns[i].file));
         put(&o, fns[i].file, strlen(fns[i].file));
     }
+    static const char build[] = "GNU C17\nsynthetic-tu.c";
+    u32(&o, (uint32_t)strlen(build));
+    put(&o, build, strlen(build));
     /* Minimal detail records: ENTRY, EXIT, one REAL edge between them. */
     for (uint32_t i = 0; i < nfuncs; i++) {
         set_u64(&o, dir + 64 * (size_t)i + 56, o.len);
