@@ -14,7 +14,8 @@ N=3000
 sampled() {
     pp_json "$1" | perl -MJSON::PP -e '
         my $d = decode_json(join "", <STDIN>);
-        for my $f (@{$d->{functions}}) { print $f->{sampled} ? "yes" : "no" if $f->{name} eq $ARGV[0] }' "$2"
+        # the build flag: at 1/1 "sampled" (burst counts) is false
+        for my $f (@{$d->{functions}}) { print((grep { $_ eq "sampled" } @{ $f->{flags} }) ? "yes" : "no") if $f->{name} eq $ARGV[0] }' "$2"
 }
 
 PP_GCC=g++ pp_cc_plain "$T/plain" "$SRC" -O2 || fail "plain build"

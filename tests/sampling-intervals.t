@@ -64,8 +64,16 @@ done
 like "$("$PP_CLI" report "$T/r.prof")" 'estimate ~[0-9]+, 95% interval [0-9]+ to [0-9]+ \(seen [0-9]+ times in bursts\)' \
     "the text report gives each sampled path's interval"
 like "$(cat "$T/r.json")" '"confidence":0.95' "the JSON gives the confidence level"
-like "$(pp_json "$T/one.prof")" '"estimate":[0-9.]+,"estimate_interval":\[([0-9.]+),\1\]' \
-    "1/1: the interval is the count itself"
+is "$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my ($s, $e) = (0, 0);
+        for my $f (@{ $j->{functions} }) { $s++ if $f->{sampled}; $e += grep { exists $_->{estimate} } @{ $f->{paths} } }
+        print "$s $e ", scalar @{ $j->{functions} } ? "functions" : "none"' <"$T/one.json")" "0 0 functions" \
+    "1/1: every count is exact: no function marked sampled, no estimate"
+like "$("$PP_CLI" report "$T/one.prof")" "sampled    1/1 \(always\): every path of every function was counted; the counts are exact" \
+    "1/1: the text report says the counts are exact"
+unlike_estimate=$("$PP_CLI" report "$T/one.prof" | grep -c '~\|estimate')
+is "$unlike_estimate" 0 "1/1: the text report prints no estimate (~N)"
+like "$("$PP_CLI" report "$T/r.prof" | grep '^analysis')" "budget none \(not pruned\), sampling 1/[0-9]+ in bursts" \
+    "sampled at a rate: the budget is not called exact"
 
 # k-iteration paths: stream mode, ksf k = 4.
 pp_cc "$T/phs" "$SRC" -O2 "$S" -fplugin-arg-pathprof-mode=stream ||

@@ -116,7 +116,8 @@ void profile_free(struct pp_profile *p);
  * without sampling or at 1/1; 0 when nothing was sampled (1/N never
  * reached a burst, or PATHPROF_SAMPLE=0): no estimate. */
 double profile_sample_scale(const struct pp_profile *p);
-/* Whether F's counts are sampled, not exact. */
+/* Whether F's counts are sampled, not exact: built with sampling=yes and
+ * run at a rate other than 1/1. */
 bool profile_func_sampled(const struct pp_profile *p, const struct pp_func *f);
 /* Whether a k-iteration path of LEN BL paths of F is sampled, not exact:
  * F's are, and so are every function's sequences of two paths or more

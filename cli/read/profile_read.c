@@ -661,7 +661,11 @@ double profile_sample_scale(const struct pp_profile *p)
 
 bool profile_func_sampled(const struct pp_profile *p, const struct pp_func *f)
 {
-    (void)p;
+    /* At 1/1 the one burst never ends: every path was counted, and the
+     * counts are shown as the exact counts they are. A damaged SAMPLING
+     * section (has_sampling false) leaves them burst counts. */
+    if (p->has_sampling && p->sampling.sample_n == 1)
+        return false;
     return (f->meta->flags & PATHPROF_FN_SAMPLED) != 0;
 }
 

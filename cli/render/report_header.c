@@ -96,7 +96,8 @@ static void out_sampling(FILE *out, const struct pp_profile *p)
         return;
     }
     if (s->sample_n == 1) {
-        fputs("sampled    1/1 (always): every path of every function was counted\n", out);
+        fputs("sampled    1/1 (always): every path of every function was counted; the counts "
+              "are exact\n", out);
         return;
     }
     fprintf(out, "sampled    1/%" PRIu64 ", bursts of %" PRIu64 " checks: %" PRIu64 " bursts, %"
@@ -187,7 +188,8 @@ static void out_header(FILE *out, const struct pp_profile *p)
               "k-iteration paths)\n", out);
     } else {
         fprintf(out, "paths      %" PRIu64 " executed", total);
-        if (p->has_sampling || p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
+        if ((p->has_sampling && p->sampling.sample_n != 1) ||
+            p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
             fputs("; of sampled functions only those seen in bursts", out);
         /* Stream mode counts in the analyzers: the update totals are 0. */
         if (p->has_program && p->mode != PATHPROF_MODE_STREAM) {
@@ -269,6 +271,9 @@ static void out_analysis(FILE *out, const struct pp_profile *p)
                 p->kprune->budget);
     else if (!p->kprune && p->has_kprune)
         fputs("not known (KPRUNE section damaged)", out);
+    else if ((p->has_sampling && p->sampling.sample_n != 1) ||
+             p->broken[PP_PART_SAMPLING] != PP_NO_SECTION)
+        fputs("none (not pruned)", out); /* "exact" would belie the sampling beside it */
     else
         fputs("none (exact)", out);
     if (p->has_sampling && p->sampling.sample_n > 1)
