@@ -67,6 +67,15 @@ is "$?:$(cat html.err)" "0:" "html of the accumulated profile"
 like "$(grep -ho 'step <span class="note">\[with -DVARIANT\]</span>' site/*.html | sort -u)" "with -DVARIANT" \
     "HTML: the label beside the name"
 
+# pathprof diff pairs each build with its own build in the other profile.
+"$PP_CLI" diff plain.one acc.pp >diff.txt 2>diff.err
+is "$?:$(cat diff.err)" "0:" "diff of a plain run against the accumulated profile"
+is "$(grep -c 'CODE CHANGED' diff.txt)" 0 "diff: the plain step() pairs with its own build, not with the -DVARIANT one"
+like "$(grep "^functions" diff.txt)" "4 ran: 2 in both, 2 new in B, 0 gone from B, 0 with changed code" "diff: main and step in both, the C++ main and the -DVARIANT step new in B"
+like "$(grep -E 'step \(work.c:[0-9]+\) \[with -DVARIANT\]  NEW$' diff.txt)" "NEW" "diff: the -DVARIANT step is the new one, named by its label"
+"$PP_CLI" diff variant.one acc.pp >diff2.txt
+is "$(grep -c 'CODE CHANGED' diff2.txt)" 0 "diff of the -DVARIANT run: no code change either"
+
 # pathprof merge of single runs of two builds: kept apart the same way.
 "$PP_CLI" merge -o pv.pp plain.one variant.one 2>merge.err
 is "$?:$(cat merge.err)" "0:" "merge of the plain and -DVARIANT runs: accepted, silent"

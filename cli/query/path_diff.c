@@ -15,16 +15,36 @@ static bool same_file(const char *x, const char *y)
     return x == y || (x && y && strcmp(x, y) == 0);
 }
 
-/* B's function with A's function's name and file, or DIFF_NONE. */
-static size_t match(const struct pp_profile *b, const struct pp_func_meta *m, const bool *taken)
+/* B's function not yet taken with A's function's name and file, and
+ * with SAME_BUILD its checksum and number of paths too; or DIFF_NONE. */
+static size_t match(const struct pp_profile *b, const struct pp_func_meta *m, const bool *taken,
+                    bool same_build)
 {
     size_t i;
     for (i = 0; i < b->nfuncs; i++) {
         const struct pp_func_meta *o = b->funcs[i].meta;
-        if (!taken[i] && strcmp(o->name, m->name) == 0 && same_file(o->file, m->file))
+        if (!taken[i] && strcmp(o->name, m->name) == 0 && same_file(o->file, m->file) &&
+            (!same_build || (o->checksum == m->checksum && o->npaths == m->npaths)))
             return i;
     }
     return DIFF_NONE;
+}
+
+/* PAIR[i]: A's function i's partner in B. A profile may hold several
+ * builds of one function (one source compiled two ways, docs/runtime.md):
+ * each pairs first with its own build in B, and only a function left
+ * without one with another build of it (CODE CHANGED). */
+static void pair_funcs(const struct pp_profile *a, const struct pp_profile *b, bool *taken,
+                       size_t *pair)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < a->nfuncs; i++) {
+            if (pass == 1 && pair[i] != DIFF_NONE)
+                continue;
+            pair[i] = match(b, a->funcs[i].meta, taken, pass == 0);
+            if (pair[i] != DIFF_NONE)
+                taken[pair[i]] = true;
+        }
 }
 
 static bool add_path(struct path_diff *d, size_t *cap, size_t func, uint64_t id, uint64_t ca,
@@ -108,6 +128,7 @@ bool path_diff_build(const struct pp_profile *a, const struct pp_profile *b,
                      struct pp_error *err)
 {
     bool *taken = calloc(b->nfuncs ? b->nfuncs : 1, sizeof *taken);
+    size_t *pair = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *pair);
     size_t i, cap = 0;
 
     memset(d, 0, sizeof *d);
@@ -116,16 +137,16 @@ bool path_diff_build(const struct pp_profile *a, const struct pp_profile *b,
     d->total_a = profile_total(a);
     d->total_b = profile_total(b);
     d->funcs = malloc((a->nfuncs + b->nfuncs + 1) * sizeof *d->funcs);
-    if (!taken || !d->funcs) {
+    if (!taken || !pair || !d->funcs) {
         free(taken);
+        free(pair);
         path_diff_free(d);
         return pp_fail(err, "out of memory");
     }
+    pair_funcs(a, b, taken, pair);
     for (i = 0; i < a->nfuncs; i++) {
         struct diff_func *f = &d->funcs[d->nfuncs];
-        size_t j = match(b, a->funcs[i].meta, taken);
-        if (j != DIFF_NONE)
-            taken[j] = true;
+        size_t j = pair[i];
         if (selected_a && !selected_a[i] && (j == DIFF_NONE || !selected_b || !selected_b[j]))
             continue;
         f->fa = i;
@@ -145,6 +166,7 @@ bool path_diff_build(const struct pp_profile *a, const struct pp_profile *b,
             d->nfuncs++;
     }
     free(taken);
+    free(pair);
     for (i = 0; i < d->nfuncs; i++)
         if (!add_paths(d, &cap, i, err)) {
             path_diff_free(d);
@@ -163,7 +185,11 @@ void path_diff_free(struct path_diff *d)
 const struct pp_func_meta *diff_func_meta(const struct path_diff *d, size_t func)
 {
     const struct diff_func *f = &d->funcs[func];
-    return f->fa != DIFF_NONE ? d->a->funcs[f->fa].meta : d->b->funcs[f->fb].meta;
+    const struct pp_func_meta *ma = f->fa != DIFF_NONE ? d->a->funcs[f->fa].meta : NULL;
+    const struct pp_func_meta *mb = f->fb != DIFF_NONE ? d->b->funcs[f->fb].meta : NULL;
+    /* The one with a variant label when only B holds other builds of it,
+     * so that the row tells which of B's builds it is. */
+    return ma && (ma->variant || !mb || !mb->variant) ? ma : mb;
 }
 
 static const struct path_diff *sorting;

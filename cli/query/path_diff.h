@@ -58,7 +58,8 @@ bool path_diff_build(const struct pp_profile *a, const struct pp_profile *b,
                      struct pp_error *err);
 void path_diff_free(struct path_diff *d);
 
-/* The function a row belongs to, as A has it (or B when only B has it). */
+/* The function a row belongs to, as A has it (or B when only B has it, or
+ * when only B's copy carries a variant label: B holds other builds of it). */
 const struct pp_func_meta *diff_func_meta(const struct path_diff *d, size_t func);
 
 /* Orders of rows (indices into d->paths / d->funcs), largest change of
