@@ -16,9 +16,11 @@ cd "$T" || exit 1
 cp "$SRC" work.c
 # plain; -DVARIANT (step() has one more branch); -fPIC (same CFGs as
 # plain here); as C++ (main's CFG differs: the C++ front end's return
-# path; -x c++ last, so that it applies to work.c, which pp_cc puts last)
+# path; -x c++ last, so that it applies to work.c, which pp_cc puts last;
+# -lstdc++ because gcc, unlike g++, does not link it, and a sanitizer
+# build's C++ objects need its personality routine)
 pp_cc "$T/plain" work.c -O2 && pp_cc "$T/variant" work.c -O2 -DVARIANT &&
-    pp_cc "$T/pic" work.c -O2 -fPIC && pp_cc "$T/cxx" work.c -O2 -x c++ ||
+    pp_cc "$T/pic" work.c -O2 -fPIC && pp_cc "$T/cxx" work.c -O2 -lstdc++ -x c++ ||
     BAIL_OUT "cannot build work.c four ways"
 
 for v in plain variant pic cxx; do
