@@ -33,13 +33,11 @@ static int compare(const char *test_file, struct pp_profile *test, const char *p
     struct pp_error err;
     int status = 0;
 
-    if (!tm || !pm) {
+    if (!tm || !pm || !func_match(test, prod, tm) || !func_match(prod, test, pm)) {
         error_in_file(prod_file, "out of memory");
         status = EXIT_TROUBLE;
         goto out;
     }
-    func_match(test, prod, tm);
-    func_match(prod, test, pm);
     if (!residual_collect(prod, test, pm, &only_prod, &nprod, &err)) {
         error_in_file(prod_file, err.msg);
         status = EXIT_TROUBLE;

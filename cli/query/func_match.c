@@ -1,28 +1,23 @@
 /* func_match.c - the same function in two profiles (see func_match.h). */
 #include "func_match.h"
 
-#include <string.h>
+#include "func_index.h"
 
-static bool same_string(const char *a, const char *b)
+bool func_match(const struct pp_profile *a, const struct pp_profile *b, struct func_match *out)
 {
-    if (!a || !b)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
+    struct func_index ix;
 
-void func_match(const struct pp_profile *a, const struct pp_profile *b, struct func_match *out)
-{
-    size_t i, j;
-
-    for (i = 0; i < a->nfuncs; i++) {
+    if (!func_index_build(&ix, b))
+        return false;
+    for (size_t i = 0; i < a->nfuncs; i++) {
         const struct pp_func_meta *m = a->funcs[i].meta;
+        size_t k, end;
         out[i].kind = FUNC_MATCH_ABSENT;
         out[i].other = FUNC_MATCH_NONE;
-        for (j = 0; j < b->nfuncs; j++) {
-            const struct pp_func_meta *o = b->funcs[j].meta;
-            if (strcmp(m->name, o->name) != 0 || !same_string(m->file, o->file))
-                continue;
-            out[i].other = j;
+        /* The first copy of the same build, else the last of another. */
+        for (func_index_range(&ix, m, &k, &end); k < end; k++) {
+            const struct pp_func_meta *o = b->funcs[ix.order[k]].meta;
+            out[i].other = ix.order[k];
             if (m->checksum == o->checksum && m->npaths == o->npaths) {
                 out[i].kind = FUNC_MATCH_SAME;
                 break;
@@ -30,6 +25,8 @@ void func_match(const struct pp_profile *a, const struct pp_profile *b, struct f
             out[i].kind = FUNC_MATCH_CHANGED;
         }
     }
+    func_index_free(&ix);
+    return true;
 }
 
 uint64_t func_path_count(const struct pp_func *f, uint64_t id)

@@ -8,6 +8,7 @@
 #ifndef PATHPROF_CLI_FUNC_MATCH_H
 #define PATHPROF_CLI_FUNC_MATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "read/profile.h"
@@ -25,8 +26,9 @@ struct func_match {
     size_t other;        /* index in the other profile, FUNC_MATCH_NONE when ABSENT */
 };
 
-/* OUT[i] (room for a->nfuncs) says where a->funcs[i] is in B. */
-void func_match(const struct pp_profile *a, const struct pp_profile *b, struct func_match *out);
+/* OUT[i] (room for a->nfuncs) says where a->funcs[i] is in B; false
+ * when out of memory. */
+bool func_match(const struct pp_profile *a, const struct pp_profile *b, struct func_match *out);
 
 /* The count of path ID in F, 0 when it never ran. */
 uint64_t func_path_count(const struct pp_func *f, uint64_t id);

@@ -1,6 +1,8 @@
 /* path_diff.c - comparing two profiles path by path (see path_diff.h). */
 #include "path_diff.h"
 
+#include "func_index.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,21 +12,16 @@ static double share(uint64_t part, uint64_t whole)
     return whole ? (double)part / (double)whole : 0.0;
 }
 
-static bool same_file(const char *x, const char *y)
-{
-    return x == y || (x && y && strcmp(x, y) == 0);
-}
-
-/* B's function not yet taken with A's function's name and file, and
- * with SAME_BUILD its checksum and number of paths too; or DIFF_NONE. */
-static size_t match(const struct pp_profile *b, const struct pp_func_meta *m, const bool *taken,
+/* B's first function not yet taken with M's name and file, and with
+ * SAME_BUILD its checksum and number of paths too; or DIFF_NONE. */
+static size_t match(const struct func_index *b, const struct pp_func_meta *m, const bool *taken,
                     bool same_build)
 {
-    size_t i;
-    for (i = 0; i < b->nfuncs; i++) {
-        const struct pp_func_meta *o = b->funcs[i].meta;
-        if (!taken[i] && strcmp(o->name, m->name) == 0 && same_file(o->file, m->file) &&
-            (!same_build || (o->checksum == m->checksum && o->npaths == m->npaths)))
+    size_t k, end;
+    for (func_index_range(b, m, &k, &end); k < end; k++) {
+        size_t i = b->order[k];
+        const struct pp_func_meta *o = b->p->funcs[i].meta;
+        if (!taken[i] && (!same_build || (o->checksum == m->checksum && o->npaths == m->npaths)))
             return i;
     }
     return DIFF_NONE;
@@ -34,7 +31,7 @@ static size_t match(const struct pp_profile *b, const struct pp_func_meta *m, co
  * builds of one function (one source compiled two ways, docs/runtime.md):
  * each pairs first with its own build in B, and only a function left
  * without one with another build of it (CODE CHANGED). */
-static void pair_funcs(const struct pp_profile *a, const struct pp_profile *b, bool *taken,
+static void pair_funcs(const struct pp_profile *a, const struct func_index *b, bool *taken,
                        size_t *pair)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -129,6 +126,7 @@ bool path_diff_build(const struct pp_profile *a, const struct pp_profile *b,
 {
     bool *taken = calloc(b->nfuncs ? b->nfuncs : 1, sizeof *taken);
     size_t *pair = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *pair);
+    struct func_index ix = { b, NULL };
     size_t i, cap = 0;
 
     memset(d, 0, sizeof *d);
@@ -137,13 +135,14 @@ bool path_diff_build(const struct pp_profile *a, const struct pp_profile *b,
     d->total_a = profile_total(a);
     d->total_b = profile_total(b);
     d->funcs = malloc((a->nfuncs + b->nfuncs + 1) * sizeof *d->funcs);
-    if (!taken || !pair || !d->funcs) {
+    if (!taken || !pair || !d->funcs || !func_index_build(&ix, b)) {
         free(taken);
         free(pair);
         path_diff_free(d);
         return pp_fail(err, "out of memory");
     }
-    pair_funcs(a, b, taken, pair);
+    pair_funcs(a, &ix, taken, pair);
+    func_index_free(&ix);
     for (i = 0; i < a->nfuncs; i++) {
         struct diff_func *f = &d->funcs[d->nfuncs];
         size_t j = pair[i];
