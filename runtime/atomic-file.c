@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,56 @@ int pprt_write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* Gathers pieces into one writev of up to IOV_BATCH; a short write
+ * leaves the rest for the next call. */
+enum { IOV_BATCH = 64 };
+struct gather {
+    int fd, err;
+    struct iovec iov[IOV_BATCH];
+    int n;
+};
+
+static int flush_gather(struct gather *g)
+{
+    struct iovec *v = g->iov;
+    int n = g->n;
+    while (n > 0) {
+        ssize_t w = writev(g->fd, v, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return g->err = w < 0 ? errno : EIO;
+        size_t left = (size_t)w;
+        while (n > 0 && left >= v->iov_len) {
+            left -= v->iov_len;
+            v++, n--;
+        }
+        if (n > 0) {
+            v->iov_base = (unsigned char *)v->iov_base + left;
+            v->iov_len -= left;
+        }
+    }
+    g->n = 0;
+    return 0;
+}
+
+static int gather_piece(const unsigned char *p, size_t len, void *arg)
+{
+    struct gather *g = arg;
+    if (g->n == IOV_BATCH && flush_gather(g) != 0)
+        return g->err;
+    g->iov[g->n++] = (struct iovec){(void *)p, len};
+    return 0;
+}
+
+int pprt_write_buf(int fd, const struct pprt_buf *b)
+{
+    struct gather g = {.fd = fd};
+    if (pprt_buf_pieces(b, gather_piece, &g) != 0)
+        return g.err;
+    return flush_gather(&g);
+}
+
 void pprt_sync_directory(const char *path)
 {
     char *dir = strdup(path);
@@ -71,8 +122,7 @@ void pprt_sync_directory(const char *path)
     free(dir);
 }
 
-int pprt_write_file_atomically(const char *path, const void *data, size_t len,
-                               const char **step)
+int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, const char **step)
 {
     char *tmp;
     int fd;
@@ -81,7 +131,7 @@ int pprt_write_file_atomically(const char *path, const void *data, size_t len,
         *step = "could not create a temporary file beside it";
         return err;
     }
-    if ((err = pprt_write_all(fd, data, len)) != 0)
+    if ((err = pprt_write_buf(fd, b)) != 0)
         *step = "could not write";
     else if (fsync(fd) != 0)
         err = errno, *step = "could not fsync";
@@ -120,14 +170,13 @@ int pprt_open_through(const char *path, int *fd, const char **step)
     return 0;
 }
 
-int pprt_write_file_through(const char *path, const void *data, size_t len,
-                            const char **step)
+int pprt_write_file_through(const char *path, const struct pprt_buf *b, const char **step)
 {
     int fd;
     int err = pprt_open_through(path, &fd, step);
     if (err != 0)
         return err;
-    if ((err = pprt_write_all(fd, data, len)) != 0)
+    if ((err = pprt_write_buf(fd, b)) != 0)
         *step = "could not write";
     /* No fsync: devices and FIFOs refuse it, and there is nothing to make
      * durable. */

@@ -7,6 +7,8 @@
 #ifndef PATHPROF_RT_ATOMIC_FILE_H
 #define PATHPROF_RT_ATOMIC_FILE_H
 
+#include "bytebuf.h"
+
 #include <signal.h>
 #include <stddef.h>
 
@@ -14,8 +16,7 @@
 
 /* Returns 0, or an errno value with *STEP saying what failed ("could not
  * create a temporary file beside it", "could not write", ...). */
-int pprt_write_file_atomically(const char *path, const void *data, size_t len,
-                               const char **step);
+int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, const char **step);
 
 /* The pieces, for writers that stream a file out (the trace analyzer). */
 
@@ -24,6 +25,9 @@ int pprt_write_file_atomically(const char *path, const void *data, size_t len,
 int pprt_open_temporary(const char *path, int access, char **tmp, int *fd);
 /* Writes all of P, retrying on EINTR; 0 or an errno value. */
 int pprt_write_all(int fd, const void *p, size_t len);
+/* The same for the whole contents of B, its pieces gathered by writev
+ * (bytebuf.h: none is copied). */
+int pprt_write_buf(int fd, const struct pprt_buf *b);
 /* Makes a rename in PATH's directory durable (failures are not reported:
  * nothing the user could act on). */
 void pprt_sync_directory(const char *path);
@@ -34,10 +38,9 @@ void pprt_sync_directory(const char *path);
  * rather than hanging the program's exit. */
 #define PPRT_FIFO_WAIT_MS 2000
 int pprt_open_through(const char *path, int *fd, const char **step);
-/* Writes all of DATA to PATH that way, no temporary: 0 or an errno value
+/* Writes all of B to PATH that way, no temporary: 0 or an errno value
  * with *STEP naming what failed. */
-int pprt_write_file_through(const char *path, const void *data, size_t len,
-                            const char **step);
+int pprt_write_file_through(const char *path, const struct pprt_buf *b, const char **step);
 
 /* Writing the profile must not kill the program: over a file size limit
  * write(2) raises SIGXFSZ (default action: core dump, exit status 153),

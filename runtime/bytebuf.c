@@ -88,6 +88,65 @@ void pprt_buf_patch_u32(struct pprt_buf *b, size_t offset, uint32_t v)
 void pprt_buf_free(struct pprt_buf *b)
 {
     free(b->data);
+    free(b->refs);
     b->data = NULL;
     b->len = b->cap = 0;
+    b->refs = NULL;
+    b->nrefs = b->refcap = b->ref_bytes = 0;
+}
+
+void pprt_buf_put_ref(struct pprt_buf *b, const void *data, size_t len)
+{
+    if (b->failed || len == 0)
+        return;
+    if (b->nrefs == b->refcap) {
+        size_t cap = b->refcap ? 2 * b->refcap : 16;
+        struct pprt_buf_ref *r = realloc(b->refs, cap * sizeof *r);
+        if (r == NULL) {
+            b->failed = 1;
+            return;
+        }
+        b->refs = r;
+        b->refcap = cap;
+    }
+    b->refs[b->nrefs++] = (struct pprt_buf_ref){b->len, data, len};
+    b->ref_bytes += len;
+}
+
+void pprt_buf_flatten(struct pprt_buf *b)
+{
+    if (b->failed || b->nrefs == 0)
+        return;
+    size_t own = b->len;
+    if (reserve(b, b->ref_bytes) == NULL)
+        return;
+    /* From the last piece back, each of the own bytes moves once. */
+    size_t end = own, to = b->len;
+    for (size_t i = b->nrefs; i-- > 0;) {
+        const struct pprt_buf_ref *r = &b->refs[i];
+        to -= end - r->at;
+        memmove(b->data + to, b->data + r->at, end - r->at);
+        to -= r->len;
+        memcpy(b->data + to, r->data, r->len);
+        end = r->at;
+    }
+    free(b->refs);
+    b->refs = NULL;
+    b->nrefs = b->refcap = b->ref_bytes = 0;
+}
+
+int pprt_buf_pieces(const struct pprt_buf *b,
+                    int (*each)(const unsigned char *p, size_t n, void *arg), void *arg)
+{
+    size_t from = 0;
+    int rc;
+    for (size_t i = 0; i < b->nrefs; i++) {
+        const struct pprt_buf_ref *r = &b->refs[i];
+        if (r->at > from && (rc = each(b->data + from, r->at - from, arg)) != 0)
+            return rc;
+        if ((rc = each(r->data, r->len, arg)) != 0)
+            return rc;
+        from = r->at;
+    }
+    return b->len > from ? each(b->data + from, b->len - from, arg) : 0;
 }

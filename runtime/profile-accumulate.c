@@ -88,7 +88,7 @@ static int write_apart(const char *name, const struct pprt_buf *ours, pid_t pid,
     if (!apart)
         return ENOMEM;
     snprintf(apart, n, "%s.%ld", name, (long)pid);
-    int err = pprt_write_file_atomically(apart, ours->data, ours->len, step);
+    int err = pprt_write_file_atomically(apart, ours, step);
     if (err == 0) {
         struct pprt_name_buf n1, n2;
         pprt_warning("profile not added to %s: %s; this run's profile is in %s",
@@ -184,7 +184,7 @@ static int merge_and_write(const char *name, const struct on_disk *d, const stru
             rc = ENOMEM;
         } else {
             test_pause();
-            rc = pprt_write_file_atomically(name, sum.data, sum.len, step);
+            rc = pprt_write_file_atomically(name, &sum, step);
         }
         pprt_buf_free(&sum);
     }
@@ -310,7 +310,7 @@ int pprt_accumulate(const char *name, const struct pprt_buf *ours, pid_t pid, in
         /* The first: ours as it is (a merge of it alone would only
          * reorder it, at the cost of building its forest again). */
         test_pause();
-        err = pprt_write_file_atomically(name, ours->data, ours->len, step);
+        err = pprt_write_file_atomically(name, ours, step);
     }
     else
         err = add_to(name, old, old_len, ours, pid, apart, step);

@@ -23,19 +23,25 @@ struct totals {
     uint64_t array_updates, hash_updates, hash_lost;
 };
 
-/* Opens a section; returns the offset to pass to end_section. */
-static size_t begin_section(struct pprt_buf *b, uint32_t tag)
+/* Where a section's length is, and how long the contents were there
+ * (a TU section holds its metadata by reference: bytebuf.h). */
+struct section {
+    size_t at, size_at;
+};
+
+/* Opens a section; returns what to pass to end_section. */
+static struct section begin_section(struct pprt_buf *b, uint32_t tag)
 {
     pprt_buf_u32(b, tag);
     pprt_buf_u32(b, 0);
-    size_t at = b->len;
+    struct section s = {b->len, pprt_buf_size(b)};
     pprt_buf_u64(b, 0); /* length, patched by end_section */
-    return at;
+    return s;
 }
 
-static void end_section(struct pprt_buf *b, size_t at)
+static void end_section(struct pprt_buf *b, struct section s)
 {
-    pprt_buf_patch_u64(b, at, b->len - (at + 8));
+    pprt_buf_patch_u64(b, s.at, pprt_buf_size(b) - (s.size_at + 8));
 }
 
 static void put_string(struct pprt_buf *b, const char *s, size_t len)
@@ -169,9 +175,11 @@ static void encode_tu(struct pprt_buf *b, const struct pprt_tu *tu, struct pprt_
                       struct totals *t)
 {
     pprt_written_pages_of(w, tu->counters, tu->ncounters * sizeof *tu->counters);
-    size_t at = begin_section(b, PATHPROF_SECTION_TU);
+    struct section at = begin_section(b, PATHPROF_SECTION_TU);
     pprt_buf_u64(b, tu->meta_len);
-    pprt_buf_put(b, tu->meta, tu->meta_len);
+    /* By reference: the registry stays locked until the bytes are
+     * written (profile-write.c), so the blob cannot go meanwhile. */
+    pprt_buf_put_ref(b, tu->meta, tu->meta_len);
     pprt_buf_zeros(b, (8 - tu->meta_len % 8) % 8);
     uint32_t nfuncs = pprt_meta_nfuncs(tu->meta);
     for (uint32_t i = 0; i < nfuncs; i++) {
@@ -228,6 +236,15 @@ static void sum_tu_sections(const struct pprt_buf *b, size_t pos, struct totals 
     }
 }
 
+/* The trailer (profile-checksum.h) of a buffer in pieces: pprt_hash64,
+ * the checksum of every version this runtime writes. */
+_Static_assert(PATHPROF_FILE_VERSION >= 2, "the trailer is pprt_hash64 from version 2 on");
+static int hash_piece(const unsigned char *p, size_t n, void *arg)
+{
+    pprt_hash64_add(arg, p, n);
+    return 0;
+}
+
 void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
                          struct pprt_buf *b, uint64_t *hash_lost)
 {
@@ -247,7 +264,7 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
     pprt_buf_u64(b, 0);
 
     size_t len;
-    size_t program = begin_section(b, PATHPROF_SECTION_PROGRAM);
+    struct section program = begin_section(b, PATHPROF_SECTION_PROGRAM);
     char *exe = pprt_exe_path(&len);
     put_string(b, exe, exe ? len : 0);
     free(exe);
@@ -264,7 +281,7 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
     /* Before the counts it qualifies: a reader meets "sampled" first. */
     struct pprt_sampling smp;
     if (pprt_sampling_totals(&smp)) {
-        size_t at = begin_section(b, PATHPROF_SECTION_SAMPLING);
+        struct section at = begin_section(b, PATHPROF_SECTION_SAMPLING);
         pprt_buf_u64(b, smp.sample_n);
         pprt_buf_u64(b, smp.burst);
         pprt_buf_u64(b, smp.bursts);
@@ -291,8 +308,12 @@ void pprt_profile_encode(const struct pprt_tu *list, pid_t pid,
     pprt_buf_patch_u64(b, totals_at, t.array_updates);
     pprt_buf_patch_u64(b, totals_at + 8, t.hash_updates);
     pprt_buf_patch_u32(b, HDR_NSECTIONS, nsections);
-    pprt_buf_patch_u64(b, HDR_PAYLOAD_SIZE, b->len - PATHPROF_FILE_HEADER_SIZE);
-    if (!b->failed)
-        pprt_buf_u64(b, pprt_profile_checksum(PATHPROF_FILE_VERSION, b->data, b->len));
+    pprt_buf_patch_u64(b, HDR_PAYLOAD_SIZE, pprt_buf_size(b) - PATHPROF_FILE_HEADER_SIZE);
+    if (!b->failed) {
+        struct pprt_hash64_state h;
+        pprt_hash64_begin(&h);
+        pprt_buf_pieces(b, hash_piece, &h);
+        pprt_buf_u64(b, pprt_hash64_end(&h));
+    }
     *hash_lost += t.hash_lost;
 }

@@ -77,13 +77,13 @@ static int write_named(const char *path, const struct pprt_profile_bytes *e, enu
     *how = WRITTEN;
     if (err == 0) {
         if (t.kind == PPRT_TARGET_THROUGH) {
-            err = pprt_write_file_through(t.name, b->data, b->len, &step);
+            err = pprt_write_file_through(t.name, b, &step);
         } else if (pprt_config.accumulate) {
             int apart;
             err = pprt_accumulate(t.name, b, e->pid, &apart, &step);
             *how = apart ? APART : ADDED;
         } else {
-            err = pprt_write_file_atomically(t.name, b->data, b->len, &step);
+            err = pprt_write_file_atomically(t.name, b, &step);
         }
     }
     if (err != 0)
@@ -97,7 +97,7 @@ static int write_named(const char *path, const struct pprt_profile_bytes *e, enu
 static int write_fallback_at(const char *path, const struct pprt_buf *b)
 {
     const char *step = "";
-    int err = pprt_write_file_atomically(path, b->data, b->len, &step);
+    int err = pprt_write_file_atomically(path, b, &step);
     if (err != 0)
         say_failed(path, NULL, err, step);
     return err;
@@ -146,6 +146,8 @@ static void write_fallback(const char *wanted, const struct pprt_profile_bytes *
 int pprt_profile_build(struct pprt_profile_bytes *e)
 {
     *e = (struct pprt_profile_bytes){.pid = getpid()};
+    /* On 1 the registry stays locked until pprt_profile_store has written
+     * the bytes, which refer to the TUs' metadata (registry.h). */
     return (!pprt_registry_empty() || pprt_stream_tus_total() > 0) &&
            pprt_registry_finish(encode, e);
 }
@@ -157,6 +159,10 @@ void pprt_profile_store(struct pprt_profile_bytes *e)
         pprt_error("%llu hash-mode path counts were dropped for lack of memory; "
                    "the profile undercounts them",
                    (unsigned long long)e->hash_lost);
+    /* Accumulating reads this run's profile as one array (the merge's
+     * checks); any other write takes its pieces as they are. */
+    if (pprt_config.accumulate)
+        pprt_buf_flatten(&e->buf);
     if (e->buf.failed) {
         pprt_error("out of memory building the profile; no profile written");
     } else {
@@ -180,4 +186,5 @@ void pprt_profile_store(struct pprt_profile_bytes *e)
         free(path);
     }
     pprt_buf_free(&e->buf);
+    pprt_registry_unlock();
 }

@@ -23,12 +23,15 @@ struct pprt_profile_bytes {
 };
 
 /* Encodes the profile into *P.  Returns 1 when this call is the first
- * (the one that writes), 0 otherwise, *P then empty.  Call with the write
- * lock held and the stream finished. */
+ * (the one that writes), the registry then locked until
+ * pprt_profile_store (*P refers to the TUs' metadata, registry.h); 0
+ * otherwise, *P then empty.  Call with the write lock held and the
+ * stream finished. */
 int pprt_profile_build(struct pprt_profile_bytes *p);
 
 /* Writes *P to PATHPROF_OUT (atomically where it is a regular file), or to
- * a fallback location, says where, and frees *P's bytes. */
+ * a fallback location, says where, frees *P's bytes and unlocks the
+ * registry. */
 void pprt_profile_store(struct pprt_profile_bytes *p);
 
 /* Held for the whole write; for pthread_atfork (a child must not inherit it

@@ -165,12 +165,13 @@ int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
 {
     pthread_mutex_lock(&lock);
     int first = !written;
-    if (first) {
-        written = 1;
-        emit(head, arg);
+    if (!first) {
+        pthread_mutex_unlock(&lock);
+        return 0;
     }
-    pthread_mutex_unlock(&lock);
-    return first;
+    written = 1;
+    emit(head, arg);
+    return 1;
 }
 
 void pprt_registry_zero_counts_in_child(void)

@@ -34,7 +34,11 @@ void pprt_registry_add(const unsigned char *meta, uint64_t meta_len,
 void pprt_registry_remove(uint64_t *counters);
 
 /* Marks the profile written and, the first time only, calls EMIT with the
- * list while holding the lock.  Returns 1 when EMIT ran, 0 otherwise. */
+ * list while holding the lock.  Returns 1 when EMIT ran, the lock then
+ * still held: the encoded profile refers to the TUs' metadata, which a
+ * dlclose in another thread would take away (pprt_registry_remove), so
+ * the caller writes it and then calls pprt_registry_unlock.  Returns 0
+ * otherwise, the lock released. */
 int pprt_registry_finish(void (*emit)(const struct pprt_tu *list, void *arg),
                          void *arg);
 
