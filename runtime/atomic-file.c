@@ -122,7 +122,8 @@ void pprt_sync_directory(const char *path)
     free(dir);
 }
 
-int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, const char **step)
+int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, int sync,
+                               const char **step)
 {
     char *tmp;
     int fd;
@@ -133,7 +134,7 @@ int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, const
     }
     if ((err = pprt_write_buf(fd, b)) != 0)
         *step = "could not write";
-    else if (fsync(fd) != 0)
+    else if (sync && fsync(fd) != 0)
         err = errno, *step = "could not fsync";
     if (close(fd) != 0 && err == 0)
         err = errno, *step = "could not close";
@@ -141,7 +142,7 @@ int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, const
         err = errno, *step = "could not rename the temporary file to it";
     if (err != 0)
         unlink(tmp);
-    else
+    else if (sync)
         pprt_sync_directory(path);
     free(tmp);
     return err;

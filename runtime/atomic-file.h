@@ -2,8 +2,14 @@
  *
  * A reader (or a later run) must never see a half-written profile: the
  * bytes go to a temporary file in the target's directory (same file
- * system, so rename is atomic), which is fsync'd and renamed over the
- * target.  On failure the temporary is removed. */
+ * system, so rename is atomic), which is renamed over the target; on
+ * failure the temporary is removed.  The rename alone is enough for
+ * every reader and for a process killed at any point; fsync (of the file
+ * before the rename, of the directory after) only adds durability across
+ * a crash of the machine, and costs a short process's exit more than all
+ * the rest of it (docs/performance.md, "Exit of a short process"), so the
+ * caller says when it is wanted (PATHPROF_SYNC, and always for a file
+ * that holds other runs' counts: runtime.md). */
 #ifndef PATHPROF_RT_ATOMIC_FILE_H
 #define PATHPROF_RT_ATOMIC_FILE_H
 
@@ -16,7 +22,8 @@
 
 /* Returns 0, or an errno value with *STEP saying what failed ("could not
  * create a temporary file beside it", "could not write", ...). */
-int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, const char **step);
+int pprt_write_file_atomically(const char *path, const struct pprt_buf *b, int sync,
+                               const char **step);
 
 /* The pieces, for writers that stream a file out (the trace analyzer). */
 

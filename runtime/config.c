@@ -29,6 +29,7 @@ static int parse_out(const char *value, struct pprt_config *cfg);
 static int parse_quiet(const char *value, struct pprt_config *cfg);
 static int parse_verbose(const char *value, struct pprt_config *cfg);
 static int parse_accumulate(const char *value, struct pprt_config *cfg);
+static int parse_sync(const char *value, struct pprt_config *cfg);
 static int parse_chunk(const char *value, struct pprt_config *cfg);
 static int parse_chunks(const char *value, struct pprt_config *cfg);
 static int parse_analyzers(const char *value, struct pprt_config *cfg);
@@ -56,6 +57,7 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_QUIET", "1", "0 or 1", parse_quiet},
     {"PATHPROF_VERBOSE", "0", "0 or 1", parse_verbose},
     {"PATHPROF_ACCUMULATE", "0", "0 or 1", parse_accumulate},
+    {"PATHPROF_SYNC", "0", "0 or 1", parse_sync},
     {"PATHPROF_ANALYZER", "blpp",
      "a comma-separated list of built-in analyzers",
      parse_analyzer},
@@ -393,6 +395,11 @@ static int parse_verbose(const char *value, struct pprt_config *cfg)
 static int parse_accumulate(const char *value, struct pprt_config *cfg)
 {
     return parse_flag(value, &cfg->accumulate);
+}
+
+static int parse_sync(const char *value, struct pprt_config *cfg)
+{
+    return parse_flag(value, &cfg->sync);
 }
 
 static void list_known(char *buf, size_t size)

@@ -23,6 +23,7 @@ struct pprt_config {
     int quiet;      /* PATHPROF_QUIET, 1 by default: no informational line */
     int verbose;    /* PATHPROF_VERBOSE=1 (or PATHPROF_QUIET=0): say where it went */
     int accumulate; /* PATHPROF_ACCUMULATE=1: add to the profile already there */
+    int sync;       /* PATHPROF_SYNC=1: fsync every profile written (atomic-file.h) */
 
     /* Stream mode (docs/streaming.md). */
     uint32_t chunk_events;      /* PATHPROF_CHUNK: events per chunk */

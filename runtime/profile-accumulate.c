@@ -88,7 +88,7 @@ static int write_apart(const char *name, const struct pprt_buf *ours, pid_t pid,
     if (!apart)
         return ENOMEM;
     snprintf(apart, n, "%s.%ld", name, (long)pid);
-    int err = pprt_write_file_atomically(apart, ours, step);
+    int err = pprt_write_file_atomically(apart, ours, pprt_config.sync, step);
     if (err == 0) {
         struct pprt_name_buf n1, n2;
         pprt_warning("profile not added to %s: %s; this run's profile is in %s",
@@ -184,7 +184,8 @@ static int merge_and_write(const char *name, const struct on_disk *d, const stru
             rc = ENOMEM;
         } else {
             test_pause();
-            rc = pprt_write_file_atomically(name, &sum, step);
+            /* Always durable: the file holds other runs' counts too. */
+            rc = pprt_write_file_atomically(name, &sum, 1, step);
         }
         pprt_buf_free(&sum);
     }
@@ -220,7 +221,11 @@ static int append(const char *name, const struct on_disk *d, size_t old_len,
         if (err != 0)
             *step = "could not append this run";
     }
-    if (err == 0 && fsync(fd) != 0) {
+    /* A crash of the machine before the part reaches the disk leaves it
+     * torn or missing, as a kill would: readers skip it, the next process
+     * cuts it off, the parts before it stay.  So only PATHPROF_SYNC=1
+     * waits for it. */
+    if (err == 0 && pprt_config.sync && fsync(fd) != 0) {
         err = errno;
         *step = "could not sync it";
     }
@@ -310,7 +315,7 @@ int pprt_accumulate(const char *name, const struct pprt_buf *ours, pid_t pid, in
         /* The first: ours as it is (a merge of it alone would only
          * reorder it, at the cost of building its forest again). */
         test_pause();
-        err = pprt_write_file_atomically(name, ours, step);
+        err = pprt_write_file_atomically(name, ours, pprt_config.sync, step);
     }
     else
         err = add_to(name, old, old_len, ours, pid, apart, step);

@@ -83,7 +83,7 @@ static int write_named(const char *path, const struct pprt_profile_bytes *e, enu
             err = pprt_accumulate(t.name, b, e->pid, &apart, &step);
             *how = apart ? APART : ADDED;
         } else {
-            err = pprt_write_file_atomically(t.name, b, &step);
+            err = pprt_write_file_atomically(t.name, b, pprt_config.sync, &step);
         }
     }
     if (err != 0)
@@ -97,7 +97,7 @@ static int write_named(const char *path, const struct pprt_profile_bytes *e, enu
 static int write_fallback_at(const char *path, const struct pprt_buf *b)
 {
     const char *step = "";
-    int err = pprt_write_file_atomically(path, b, &step);
+    int err = pprt_write_file_atomically(path, b, pprt_config.sync, &step);
     if (err != 0)
         say_failed(path, NULL, err, step);
     return err;
