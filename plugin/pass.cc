@@ -19,6 +19,7 @@
 #include "metadata.h"
 #include "probes.h"
 #include "callee-flags.h"
+#include "extern-template.h"
 #include "constant-p.h"
 #include "sampling.h"
 #include "ppp-plan.h"
@@ -69,6 +70,12 @@ skip_reason (cgraph_node *node)
           || lookup_attribute ("gnu_inline", DECL_ATTRIBUTES (decl))))
     return "its out-of-line copy is another object's (extern template "
            "or gnu_inline): calls not inlined would run uncounted";
+  /* The same class's functions that this TU compiles as COMDAT copies
+     (an implicit destructor, a member template): the library has its
+     own, which its members call (extern-template.h).  */
+  if (lang_GNU_CXX () && pp_in_extern_template_class (decl))
+    return "a function of an extern template class, which the library "
+           "provides: its members call the library's copy, uncounted";
   return NULL;
 }
 
@@ -398,6 +405,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     "1", "pathprof: Ball-Larus path profiling (see pathprof --help)"
   };
   register_callback (info->base_name, PLUGIN_INFO, NULL, &plugin_info);
+  pp_extern_template_watch (info->base_name);
   struct register_pass_info pass;
   pass.pass = new pathprof_pass (g);
   pass.reference_pass_name = "profile";

@@ -9,9 +9,11 @@
 # all, never the inlined sites' N alone, and counting and streaming mode
 # must agree function for function (yaml-cpp's robustness run found both:
 # the inliner, moved by the probes' sizes, kept std::basic_ios's
-# constructor in one mode and called libstdc++'s in the other). The control:
-# the same template without extern (a COMDAT copy in this TU) is still
-# instrumented and counted.
+# constructor in one mode and called libstdc++'s in the other). The same
+# for the functions of such a class that the TU compiles as its own COMDAT
+# copies (an implicit destructor, a member template: std::ostringstream,
+# below). The control: the same template without extern (a COMDAT copy in
+# this TU) is still instrumented and counted.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 command -v g++ >/dev/null || plan skip_all "no g++"
@@ -65,6 +67,35 @@ check() {
 
 check c++ extern-template 'Acc<int>::add' "$D/extern-template.cc" "$D/acc-lib.cc"
 check c gnu-inline step "$D/gnu-inline.c" "$D/gnu-inline-lib.c"
+
+# The same class's functions that the TU compiles as COMDAT copies, with
+# libstdc++ as the library: std::basic_stringbuf<char>'s implicitly
+# declared destructor, std::string's member template _M_construct. Under
+# these inlining limits GCC inlined ~basic_ostringstream into fmt in
+# counting mode only, so ~basic_stringbuf ran 1000 times in the count
+# profile and not at all in the stream one. Now neither mode instruments
+# them (their class's members call libstdc++'s copies): the profile holds
+# the program's two functions, equal in both modes, also with -flto
+# (where the front end's class data is gone by the time our pass runs).
+for lto in "" -flto; do
+    for m in count stream; do
+        x=
+        [ $m = stream ] && x=-fplugin-arg-pathprof-mode=stream
+        # shellcheck disable=SC2086
+        if PP_GCC=g++ pp_cc "$T/ss-$m" "$D/stringstream.cc" -O2 $lto --param large-function-insns=100 \
+            --param large-function-growth=0 $x -fplugin-arg-pathprof-verbose; then
+            pp_run "$T/ss-$m.pp" "$T/ss-$m" $N
+            is "$(totals "$T/ss-$m.pp")" "fmt $N
+main $((N + 1))" "stringstream${lto:+ $lto} $m: only the program's functions, counted as they ran"
+        else
+            fail "stringstream${lto:+ $lto} $m: builds"
+        fi
+    done
+    like "$(cat "$T/ss-count.log")" "basic_stringbuf.*not instrumented: a function of an extern template class" \
+        "stringstream${lto:+ $lto}: verbose names why ~basic_stringbuf is left out"
+    like "$(cat "$T/ss-count.log")" "_M_construct.*not instrumented: a function of an extern template class" \
+        "stringstream${lto:+ $lto}: and std::string's member template"
+done
 
 # The control: the template without extern, a COMDAT copy in this TU,
 # still instrumented. Its count holds library_calls's N out-of-line calls,
