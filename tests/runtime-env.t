@@ -57,7 +57,7 @@ like($r->{err}, qr{^pathprof: profile written to \Q$dir/rel/pathprof.out\E\n\z},
 # Unknown PATHPROF_ name: a warning naming it, the run goes on.
 $r = run_prog(argv => [$drv, 'basic', 10], cwd => "$dir/unknown",
               env => { PATHPROF_FOO => 'bar', PATHPROF_OUT => "$dir/unknown/u.out" });
-like($r->{err}, qr{^pathprof: warning: unknown environment variable PATHPROF_FOO ignored \(known: PATHPROF_OUT, PATHPROF_QUIET, PATHPROF_VERBOSE, PATHPROF_ACCUMULATE, PATHPROF_ANALYZER, .*\)$}m,
+like($r->{err}, qr{^pathprof: warning: unknown environment variable PATHPROF_FOO ignored \(known: PATHPROF_OUT, PATHPROF_QUIET, PATHPROF_VERBOSE, PATHPROF_ACCUMULATE, PATHPROF_SYNC, PATHPROF_ANALYZER, .*\)$}m,
      'unknown PATHPROF_FOO is reported with the known names');
 is($r->{status}, 3, 'the run goes on');
 ok(-f "$dir/unknown/u.out", 'profile written despite the unknown variable');

@@ -16,7 +16,8 @@ grep -q 'fn_base' "$TAP_ROOT/runtime/analyzer-services.h" 2>/dev/null ||
 mkdir "$T/blobs"
 perl "$TAP_ROOT/tests/trace/mktrace.pl" --blobs "$T/blobs" "$T/ref.trace" || BAIL_OUT "mktrace.pl failed"
 src=("$TAP_ROOT"/tests/trace-writer/*.c "$TAP_ROOT/analyzers/trace/trace.c" "$TAP_ROOT/analyzers/trace/sink.c"
-     "$TAP_ROOT/runtime/message.c" "$TAP_ROOT/runtime/output-path.c" "$TAP_ROOT/runtime/atomic-file.c")
+     "$TAP_ROOT/runtime/message.c" "$TAP_ROOT/runtime/output-path.c" "$TAP_ROOT/runtime/atomic-file.c"
+     "$TAP_ROOT/runtime/bytebuf.c")
 flags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -pthread -I"$TAP_ROOT/runtime"
        -I"$TAP_ROOT/analyzers" -I"$TAP_ROOT/tests/trace-writer")
 W=$T/writer
