@@ -21,7 +21,7 @@ perl "$MK" "$T/lossy.pp" dropped=5 late=2 resync=1 unknown=3 policy=2
 cli_run report "$T/lossy.pp"
 is "$(printf '%s\n' "$OUT" | head -n 6)" "!!! NOT EXACT: this profile misses events, or attributed some wrongly
 !!!   5 events dropped: the analyzers fell behind (PATHPROF_POLICY=drop)
-!!!   2 late events: emitted after their thread's stream was closed, or lost under a stale cursor (an instrumented signal handler; docs/streaming.md, section 2)
+!!!   2 late events: emitted after their thread's stream was closed, or lost under a stale cursor (an instrumented signal handler), or by a child sharing the memory past its parent's chunk (vfork before exec, clone(CLONE_VM)); docs/streaming.md, section 2
 !!!   1 activation resyncs: a RESUME marker matched no activation
 !!!   3 events of translation units that were not registered
 !!! The counts below miss the paths those events stood for." "a lossy profile: the NOT EXACT block comes first"

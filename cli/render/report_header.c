@@ -38,7 +38,9 @@ static void out_not_exact(FILE *out, const struct pp_profile *p)
     if (s->late)
         fprintf(out, "!!!   %" PRIu64 " late events: emitted after their thread's stream "
                      "was closed, or lost under a stale cursor (an instrumented signal "
-                     "handler; docs/streaming.md, section 2)\n", s->late);
+                     "handler), or by a child sharing the memory past its parent's chunk "
+                     "(vfork before exec, clone(CLONE_VM)); docs/streaming.md, section 2\n",
+                s->late);
     if (s->resync)
         fprintf(out, "!!!   %" PRIu64 " activation resyncs: a RESUME marker matched no "
                      "activation\n", s->resync);

@@ -1,5 +1,6 @@
 #!/usr/bin/perl
-# perfctl/lib/kipfcmp.pl [--totals-only F,...] [--sched F,...] COUNT.json KSF.json KSF-K.json [MAXDIFF]
+# perfctl/lib/kipfcmp.pl [--totals-only F,...] [--sched F,...] [--max-forked N|any]
+#                        COUNT.json KSF.json KSF-K.json [MAXDIFF]
 # - does a ksf profile (stream mode, PATHPROF_ANALYZER=ksf, k >= 2) agree
 # with counting mode on the same program and workload? perfctl/crosscheck's
 # oracle for the k-iteration analyzer (--analyzers ...,ksf).
@@ -58,6 +59,14 @@
 # run in both; neither is checked by the level rules (its paths are the
 # run's).
 #
+# --max-forked (the program file's PROG_FORK_MAX; default 0): a forked
+# child's profile, added to its parent's with PATHPROF_ACCUMULATE=1,
+# starts every open activation's sequences at the fork, as if they began
+# there (docs/runtime.md, "fork"), so a sequence of the child that starts
+# at a loop header or a cut has no predecessor there: in(s) < c(s). Up to
+# N such missing predecessors in all ('any': no limit, a shell forking in
+# its evaluator loops) are allowed and printed; in(s) > c(s) never is.
+#
 # The k-IPF JSON names a function by name and file only (no checksum): a
 # function is keyed by (name, file), and where the counting profile has
 # two functions of one name and file with different CFG checksums (a
@@ -70,14 +79,21 @@ use strict;
 use warnings;
 
 my (%totals_only, %sched);
-while (@ARGV && $ARGV[0] =~ /^--(totals-only|sched)$/) {
+my $max_forked = 0;
+while (@ARGV && $ARGV[0] =~ /^--(totals-only|sched|max-forked)$/) {
     shift;
+    if ($1 eq 'max-forked') {
+        my $v = shift;
+        defined $v && $v =~ /^(\d+|any)$/ or die "kipfcmp.pl: --max-forked needs a number or 'any'\n";
+        $max_forked = $v eq 'any' ? 9**9**9 : $v;
+        next;
+    }
     my $set = $1 eq 'sched' ? \%sched : \%totals_only;
     defined $ARGV[0] or die "kipfcmp.pl: --$1 needs a list of function names (may be empty)\n";
     $set->{$_} = 1 for split /,/, shift;
 }
 my ($cfile, $sfile, $kfile, $maxdiff) = @ARGV;
-die "usage: kipfcmp.pl [--totals-only F,...] [--sched F,...] COUNT.json KSF.json KSF-K.json [MAXDIFF]\n"
+die "usage: kipfcmp.pl [--totals-only F,...] [--sched F,...] [--max-forked N|any] COUNT.json KSF.json KSF-K.json [MAXDIFF]\n"
     unless defined $kfile;
 $maxdiff //= 10;
 
@@ -245,6 +261,7 @@ if (@schedrows) {
 # printed). At n = 1 this is the level-2 rule of the header.
 my @lv;
 my ($short, $shortn) = (0, 0);
+my ($forked, $forkedn) = (0, 0);  # loop/cut starts without their predecessor
 my $levels = 'n/a';
 if ($kk >= 2) {
     my %skip;
@@ -268,12 +285,18 @@ if ($kk >= 2) {
         next unless defined $st && defined $en;
         my $what = (split /\t/, $k)[0] . " [$ids] (count $n)";
         if ($st eq 'entry' && $i) { push @lv, "$what starts at the entry, yet follows another path $i time(s)" }
-        elsif (($st eq 'loop' || $st eq 'cut') && $i != $n) { push @lv, "$what starts at a $st, yet follows another path $i time(s)" }
+        elsif (($st eq 'loop' || $st eq 'cut') && $i > $n) { push @lv, "$what starts at a $st, yet follows another path $i time(s)" }
+        elsif (($st eq 'loop' || $st eq 'cut') && $i < $n) {
+            if ($max_forked) { $forked += $n - $i; $forkedn++ }
+            else { push @lv, "$what starts at a $st, yet follows another path $i time(s)" }
+        }
         elsif ($i > $n) { push @lv, "$what (start $st) follows other paths $i time(s)" }
         if ($en eq 'return' && $o) { push @lv, "$what ends at a return, yet another path follows it $o time(s)" }
         elsif ($o > $n) { push @lv, "$what (end $en) is followed $o time(s)" }
         elsif (@p == 1 && $en ne 'return' && $en ne '?' && $o < $n) { $short += $n - $o; $shortn++ }
     }
+    push @lv, "$forked sequence start(s) at a loop or cut without their predecessor, more than --max-forked $max_forked"
+        if $forked > $max_forked;
     $levels = @lv ? 'no' : 'ok';
     if (@lv) {
         printf STDERR "kipfcmp: %d k-iteration path(s) disagree with the level below%s:\n", scalar @lv,
@@ -282,6 +305,8 @@ if ($kk >= 2) {
     }
     print STDERR "kipfcmp: $shortn path(s) not ending at a return were last in their activation $short time(s) "
         . "(exit, longjmp or an exception in the next path)\n" if $shortn;
+    print STDERR "kipfcmp: $forkedn sequence(s) starting at a loop or cut lack their predecessor $forked time(s) "
+        . "(begun before a fork, counted in the child from the fork on)\n" if $forkedn;
 }
 $exact //= 'n/a';
 printf "functions %d paths %d total %s roots %s levels %s exact %s\n", $nf, $np, $total,
