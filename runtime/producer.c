@@ -21,6 +21,7 @@
  * This file runs in the program's threads, maybe inside its malloc or a
  * signal handler: it never calls malloc, keeps errno, and counts an event
  * it cannot store safely instead of storing it. */
+#include "vfork-wrap.h"
 #include "async-signals.h"
 #include "lifecycle.h"
 #include "message.h"
@@ -334,15 +335,21 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         count_late(1);
         return;
     }
-    if (pprt_is_set_up() && getpid() != pprt_process_pid()) {
+    if (pprt_is_set_up() && getpid() != pprt_process_pid() &&
+        !(pprt_vfork_child && my_channel != NULL)) {
         /* A child that shares our memory and our thread's TLS without
          * being this process (clone(CLONE_VM) without CLONE_THREAD, a
-         * vfork child before its exec): attaching or swapping chunks there
-         * would start analyzer threads in the child or hand our channel's
-         * state to another process (the parent's own events were lost
-         * after such a child attached its thread, while the profile said
-         * exact).  Its events until its chunk filled are ours; the rest
-         * are late, with a warning (stream-encode.c). */
+         * vfork child of libc's vfork or of a thread that had no channel
+         * yet): attaching or swapping chunks there would start analyzer
+         * threads in the child or hand our channel's state to another
+         * process while the parent thread runs on (the parent's own events
+         * were lost after such a child attached its thread, while the
+         * profile said exact).  Its events until its chunk filled are
+         * ours; the rest are late, with a warning (stream-encode.c).  A
+         * child of our vfork (vfork-wrap.c) whose thread has a channel
+         * swaps chunks below as that thread, which is suspended until the
+         * child execs or exits: its events are the thread's, as in
+         * counting mode. */
         count_late(1);
         __atomic_fetch_add(&pprt_stream.foreign, 1, __ATOMIC_RELAXED);
         return;
