@@ -12,7 +12,7 @@
  * buffer was a quarter of the CPU time of a short process's exit
  * (docs/performance.md, "Exit of a short process").  Whoever reads the
  * buffer as one array calls pprt_buf_flatten first; writers take the
- * pieces as they are (pprt_buf_write, atomic-file.h). */
+ * pieces as they are (pprt_write_buf, atomic-file.h). */
 #ifndef PATHPROF_RT_BYTEBUF_H
 #define PATHPROF_RT_BYTEBUF_H
 

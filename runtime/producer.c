@@ -21,12 +21,12 @@
  * This file runs in the program's threads, maybe inside its malloc or a
  * signal handler: it never calls malloc, keeps errno, and counts an event
  * it cannot store safely instead of storing it. */
-#include "vfork-wrap.h"
 #include "async-signals.h"
 #include "lifecycle.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
+#include "vfork-wrap.h"
 
 #include <errno.h>
 #include <string.h>
