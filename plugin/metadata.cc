@@ -45,6 +45,112 @@ patch64 (bytes *b, size_t at, uint64_t v)
     (*b)[at + i] = (unsigned char) (v >> (8 * i));
 }
 
+/* LEB128, 7 bits a byte, least significant first.  */
+static void
+put_uleb (bytes *b, uint64_t v)
+{
+  while (v >= 0x80)
+    {
+      b->push_back ((unsigned char) (v | 0x80));
+      v >>= 7;
+    }
+  b->push_back ((unsigned char) v);
+}
+
+/* A signed difference, zigzag-coded (0, -1, 1, -2 ... as 0, 1, 2, 3 ...)
+   so that a small one of either sign takes one byte.  */
+static void
+put_sleb (bytes *b, int64_t v)
+{
+  put_uleb (b, ((uint64_t) v << 1) ^ (uint64_t) (v >> 63));
+}
+
+static int64_t
+delta (uint64_t to, uint64_t from)
+{
+  return (int64_t) (to - from);
+}
+
+/* The nodes and the hot edges of a version 3 detail record: each node's
+   file (0 none, else string index + 1) relative to the node before's
+   (the first's to 0), its first line relative to the last node's with
+   lines (the first's to the function's line), each edge's source and
+   value relative to the edge before's (a value to 0 after a new source);
+   a node without lines clears the low bit of its file word and writes
+   none.  */
+static void
+put_graph (const pp_dag *dag, const std::vector<int> &order, uint32_t nhot,
+           uint32_t fn_line)
+{
+  put_uleb (&details, dag->nodes.size ());
+  uint64_t prev_code = 0;
+  uint64_t prev_line = fn_line;
+  for (size_t i = 0; i < dag->nodes.size (); i++)
+    {
+      const pp_node &n = dag->nodes[i];
+      uint64_t code = n.file == PATHPROF_NONE ? 0 : (uint64_t) n.file + 1;
+      bool lines = n.line_first != 0 || n.line_last != 0;
+      put_uleb (&details, (uint64_t) n.bb_index);
+      int64_t d = delta (code, prev_code);
+      put_uleb (&details, ((((uint64_t) d << 1) ^ (uint64_t) (d >> 63)) << 1)
+                              | (lines ? 1 : 0));
+      prev_code = code;
+      if (lines)
+        {
+          put_sleb (&details, delta (n.line_first, prev_line));
+          put_sleb (&details, delta (n.line_last, n.line_first));
+          prev_line = n.line_first;
+        }
+    }
+  put_uleb (&details, nhot);
+  uint64_t prev_src = 0, prev_val = 0;
+  for (size_t k = 0; k < order.size (); k++)
+    {
+      const pp_edge &e = dag->edges[order[k]];
+      if (e.cold)
+        continue;
+      gcc_assert (e.kind < 4 && (uint64_t) e.src >= prev_src);
+      if ((uint64_t) e.src != prev_src)
+        prev_val = 0;
+      gcc_assert (e.val >= prev_val);
+      put_uleb (&details, (uint64_t) e.src - prev_src);
+      put_uleb (&details, (uint64_t) e.dst << 2 | e.kind);
+      if (e.kind == PATHPROF_EDGE_EXIT_DUMMY)
+        put_uleb (&details, (uint64_t) e.real_dst);
+      put_uleb (&details, e.val - prev_val);
+      put_sleb (&details, (int64_t) e.inc);
+      prev_src = (uint64_t) e.src;
+      prev_val = e.val;
+    }
+}
+
+/* The line table of a version 3 record: per node its number of spans,
+   each span's file and first line relative to the span before's file
+   and last line (the first's to 0 and the function's line), its last
+   line after its first.  */
+static void
+put_lines (const pp_dag *dag, uint32_t fn_line)
+{
+  uint64_t prev_file = 0;
+  uint64_t prev_last = fn_line;
+  for (size_t i = 0; i < dag->nodes.size (); i++)
+    {
+      static const std::vector<pp_line_span> none;
+      const std::vector<pp_line_span> &sp
+          = i < dag->spans.size () ? dag->spans[i] : none;
+      put_uleb (&details, sp.size ());
+      for (size_t k = 0; k < sp.size (); k++)
+        {
+          gcc_assert (sp[k].last >= sp[k].first);
+          put_sleb (&details, delta (sp[k].file, prev_file));
+          put_sleb (&details, delta (sp[k].first, prev_last));
+          put_uleb (&details, sp[k].last - sp[k].first);
+          prev_file = sp[k].file;
+          prev_last = sp[k].last;
+        }
+    }
+}
+
 static uint64_t
 fnv (uint64_t h, const void *p, size_t n)
 {
@@ -120,15 +226,12 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   detail_pos.push_back (details.size ());
   nfuncs++;
 
-  put32 (&details, (uint32_t) dag->nodes.size ());
-  for (size_t i = 0; i < dag->nodes.size (); i++)
-    {
-      const pp_node &n = dag->nodes[i];
-      put32 (&details, (uint32_t) n.bb_index);
-      put32 (&details, n.file);
-      put32 (&details, n.line_first);
-      put32 (&details, n.line_last);
-    }
+  /* Version 3 (docs/format.md, section 2): first what the runtime reads
+     in place, fixed-size; then the graph and the lines, which only the
+     CLI reads, in LEB128 numbers and deltas.  */
+  if (lay->flags & PATHPROF_FN_PPP)
+    for (size_t i = 0; i < lay->ppp_table.size (); i++)
+      put64 (&details, lay->ppp_table[i]);
   /* Grouped by source node, ascending value: the decoder's order.  Cold
      edges (TPP) have no value: the decoder never takes them.  */
   std::vector<int> order = pp_edges_sorted (dag, decoder_order);
@@ -137,28 +240,6 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
   for (size_t k = 0; k < order.size (); k++)
     if (!dag->edges[order[k]].cold)
       emitted[order[k]] = nhot++;
-  put32 (&details, nhot);
-  for (size_t k = 0; k < order.size (); k++)
-    {
-      const pp_edge &e = dag->edges[order[k]];
-      if (e.cold)
-        continue;
-      put32 (&details, (uint32_t) e.src);
-      put32 (&details, (uint32_t) e.dst);
-      put32 (&details, e.kind);
-      put32 (&details, e.real_dst < 0 ? PATHPROF_NONE : (uint32_t) e.real_dst);
-      put64 (&details, e.val);
-      put64 (&details, e.inc);
-    }
-  put32 (&details, (uint32_t) lay->verify_nodes.size ());
-  for (size_t i = 0; i < lay->verify_nodes.size (); i++)
-    {
-      put32 (&details, (uint32_t) lay->verify_nodes[i].first);
-      put32 (&details, (uint32_t) lay->verify_nodes[i].second);
-    }
-  if (lay->flags & PATHPROF_FN_PPP)
-    for (size_t i = 0; i < lay->ppp_table.size (); i++)
-      put64 (&details, lay->ppp_table[i]);
   /* TPP: the obvious paths counted on their defining edges.  */
   if (!dag->derived.empty ())
     {
@@ -170,21 +251,14 @@ pp_meta_add_function (const pp_dag *dag, const pp_layout *lay)
           put32 (&details, 0);
         }
     }
-  /* LINES: every node's exact lines, as sorted spans.  */
-  put32 (&details, (uint32_t) dag->nodes.size ());
-  for (size_t i = 0; i < dag->nodes.size (); i++)
+  put_graph (dag, order, nhot, (uint32_t) DECL_SOURCE_LINE (decl));
+  put_uleb (&details, lay->verify_nodes.size ());
+  for (size_t i = 0; i < lay->verify_nodes.size (); i++)
     {
-      static const std::vector<pp_line_span> none;
-      const std::vector<pp_line_span> &sp
-          = i < dag->spans.size () ? dag->spans[i] : none;
-      put32 (&details, (uint32_t) sp.size ());
-      for (size_t k = 0; k < sp.size (); k++)
-        {
-          put32 (&details, sp[k].file);
-          put32 (&details, sp[k].first);
-          put32 (&details, sp[k].last);
-        }
+      put_uleb (&details, (uint64_t) lay->verify_nodes[i].first);
+      put_uleb (&details, (uint64_t) lay->verify_nodes[i].second);
     }
+  put_lines (dag, (uint32_t) DECL_SOURCE_LINE (decl));
 }
 
 tree

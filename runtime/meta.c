@@ -63,15 +63,27 @@ static int skip_records(const unsigned char *blob, uint64_t len, uint64_t *pos, 
     return 0;
 }
 
+/* Where a function's PPP table starts: version 3 puts it first in the
+ * detail record; earlier versions after the nodes, edges and verify edges.
+ * UINT64_MAX when those do not fit in LEN. */
+static uint64_t ppp_table_pos(const unsigned char *blob, uint64_t len, uint32_t i)
+{
+    uint64_t pos = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+    if (pprt_get_u32(blob + HDR_VERSION) >= 3)
+        return pos <= len ? pos : UINT64_MAX;
+    if (skip_records(blob, len, &pos, PATHPROF_META_NODE_SIZE) != 0 ||
+        skip_records(blob, len, &pos, PATHPROF_META_EDGE_SIZE) != 0 ||
+        skip_records(blob, len, &pos, PATHPROF_META_VERIFY_SIZE) != 0)
+        return UINT64_MAX;
+    return pos;
+}
+
 const unsigned char *pprt_meta_ppp_table(const unsigned char *blob, uint64_t len, uint32_t i)
 {
     struct pprt_meta_fn fn;
-    uint64_t pos = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+    uint64_t pos = ppp_table_pos(blob, len, i);
     pprt_meta_fn(blob, i, &fn);
-    if (skip_records(blob, len, &pos, PATHPROF_META_NODE_SIZE) != 0 ||
-        skip_records(blob, len, &pos, PATHPROF_META_EDGE_SIZE) != 0 ||
-        skip_records(blob, len, &pos, PATHPROF_META_VERIFY_SIZE) != 0 ||
-        fn.ppp_size > (len - pos) / 8)
+    if (pos == UINT64_MAX || fn.ppp_size > (len - pos) / 8)
         return NULL;
     return blob + pos;
 }
@@ -80,13 +92,10 @@ const unsigned char *pprt_meta_derived(const unsigned char *blob, uint64_t len, 
                                        uint32_t *n)
 {
     struct pprt_meta_fn fn;
-    uint64_t pos = pprt_get_u64(dirent(blob, i) + FN_DETAIL_OFF);
+    uint64_t pos = ppp_table_pos(blob, len, i);
     pprt_meta_fn(blob, i, &fn);
     *n = 0;
-    if (!(fn.flags & PATHPROF_FN_TPP_DERIVED) ||
-        skip_records(blob, len, &pos, PATHPROF_META_NODE_SIZE) != 0 ||
-        skip_records(blob, len, &pos, PATHPROF_META_EDGE_SIZE) != 0 ||
-        skip_records(blob, len, &pos, PATHPROF_META_VERIFY_SIZE) != 0 ||
+    if (!(fn.flags & PATHPROF_FN_TPP_DERIVED) || pos == UINT64_MAX ||
         fn.ppp_size > (len - pos) / 8)
         return NULL;
     pos += (uint64_t)fn.ppp_size * 8;

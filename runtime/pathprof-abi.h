@@ -10,9 +10,11 @@
 /* 5: the count-mode probe of a hash-mode function reads the runtime's
    table itself (PATHPROF_HASH_* below), keys are ID + 1. */
 #define PATHPROF_ABI_VERSION 5u
-/* Metadata version 2: the header holds the TU's build line (docs/format.md,
-   section 2); version 1, without it, is still read. */
-#define PATHPROF_META_VERSION 2u
+/* Metadata version 3: the detail records are compact (LEB128 numbers,
+   deltas; docs/format.md, section 2), with the parts the runtime reads
+   (PPP table, derived paths) first and fixed-size.  Version 2 added the
+   TU's build line to the header.  Versions 1 and 2 are still read. */
+#define PATHPROF_META_VERSION 3u
 #define PATHPROF_META_VERSION_OLDEST 1u
 /* File version 2: the trailer is pprt_hash64 (runtime/hash64.h), eight
    bytes a step, not version 1's FNV-1a-64; version 1 is still read. */
@@ -92,7 +94,7 @@
 #define PATHPROF_NONE 0xffffffffu
 
 /* Sizes of the fixed records. */
-#define PATHPROF_META_HEADER_SIZE 40u     /* version 2 */
+#define PATHPROF_META_HEADER_SIZE 40u     /* versions 2 and 3 */
 #define PATHPROF_META_HEADER_SIZE_V1 32u  /* version 1: no build line */
 
 /* The metadata header's size for a (readable) version. */
@@ -105,6 +107,9 @@ static inline uint32_t pathprof_meta_header_size(uint32_t version)
 #define PATHPROF_META_NODE_SIZE 16u
 #define PATHPROF_META_EDGE_SIZE 32u
 #define PATHPROF_META_VERIFY_SIZE 8u
+/* Version 3's detail records: the fewest bytes a verify edge can take
+   (two LEB128 numbers), which bounds a count read from damaged bytes. */
+#define PATHPROF_META_V3_VERIFY_MIN 2u
 #define PATHPROF_FILE_HEADER_SIZE 64u
 
 /* Profile sections. */

@@ -116,7 +116,8 @@ static int parse_blob(struct mg_tu *tu, struct pprt_merge_error *err)
         /* Each verify edge is described in the blob (docs/format.md,
          * section 2): a count beyond its bytes is damage, not a size to
          * allocate. */
-        if (f->nverify > len / PATHPROF_META_VERIFY_SIZE) {
+        if (f->nverify > len / (version >= 3 ? PATHPROF_META_V3_VERIFY_MIN
+                                             : PATHPROF_META_VERIFY_SIZE)) {
             free(offs);
             return mg_fail(err, "function %u announces %u verify edges, more than the metadata's "
                            "%llu bytes can describe", i, f->nverify, (unsigned long long)len);

@@ -69,7 +69,7 @@ like "$ERR" "^pathprof: $T/d.pp: warning: section 1 \(PROGRAM, at byte 64\) is d
 damage "metadata length beyond the section" 'TU, at byte [0-9]+\): metadata length 18446744073709551615 exceeds' \
     --reseal field:tu0.meta_len=0xffffffffffffffff
 damage "wrong metadata magic" 'metadata blob does not start with "PPTM"$' --reseal field:tu0.meta.magic=0x58585858
-damage "wrong metadata version" 'metadata version 9, this pathprof reads versions 1 to 2$' --reseal field:tu0.meta.version=9
+damage "wrong metadata version" 'metadata version 9, this pathprof reads versions 1 to 3$' --reseal field:tu0.meta.version=9
 damage "2^32-1 functions" '4294967295 functions do not fit in the [0-9]+-byte blob$' \
     --reseal field:tu0.meta.nfuncs=0xffffffff
 damage "2^32-1 strings" '4294967295 strings do not fit' --reseal field:tu0.meta.nstrings=0xffffffff

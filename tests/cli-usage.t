@@ -17,7 +17,7 @@ like "$OUT" "config --cflags" "--help: lists config"
 
 cli_run --version
 is "$RC" 0 "--version: exit 0"
-like "$OUT" "^pathprof [0-9.]+ \(profile format 2, metadata 2, run-time ABI 5\)$" "--version: versions"
+like "$OUT" "^pathprof [0-9.]+ \(profile format 2, metadata 3, run-time ABI 5\)$" "--version: versions"
 
 cli_run frobnicate
 is "$RC" 2 "unknown command: exit 2"

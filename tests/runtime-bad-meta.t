@@ -24,7 +24,7 @@ my @expect = (
     qr{^pathprof: error: ignoring translation unit \(unnamed\): invalid metadata: metadata is 20 bytes, shorter than its 32-byte header},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: metadata says 21 counters, the TU registered 20},
     qr{^pathprof: error: ignoring translation unit \(unnamed\): invalid metadata: metadata does not start with "PPTM"},
-    qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: metadata version 9, this libpathprof reads versions 1 to 2},
+    qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: metadata version 9, this libpathprof reads versions 1 to 3},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function directory of 200 entries does not fit},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function 0: counters \[0, \+30\) exceed ncounters 21},
     qr{^pathprof: error: ignoring translation unit bad\.c: invalid metadata: function 1: hash slot 3 overlaps other counters},

@@ -270,21 +270,21 @@ no_temporaries "FIFOs"
 
 # -------------------------------------------------------- file size limit
 
-# Limited (ulimit -f 20: 20 KiB) below the profile (36 KiB): every place
+# Limited (ulimit -f 8: 8 KiB) below the profile (15 KiB): every place
 # fails alike, which the messages say; nothing killed, nothing left.
 for m in count stream; do
-    (ulimit -f 20 && run $m fsize-$m PATHPROF_OUT="$T/fsize.out" PATHPROF_TRACE="$T/fsize.trace")
+    (ulimit -f 8 && run $m fsize-$m PATHPROF_OUT="$T/fsize.out" PATHPROF_TRACE="$T/fsize.trace")
     same_run $m fsize-$m "file size limit below the profile"
     like "$(cat "$T/fsize-$m.err")" "^pathprof: error: cannot write profile $T/fsize.out: File too large \\(could not write\\)$" \
         "file size limit: EFBIG said ($m)"
-    like "$(cat "$T/fsize-$m.err")" "^pathprof: error: no profile written: every location failed \\(see above\\); the process's file size limit \\(ulimit -f\\) is 20480 bytes, the profile needs more$" \
+    like "$(cat "$T/fsize-$m.err")" "^pathprof: error: no profile written: every location failed \\(see above\\); the process's file size limit \\(ulimit -f\\) is 8192 bytes, the profile needs more$" \
         "file size limit: the last line says what to change ($m)"
     is "$(ls -A "$T/fb")" "" "file size limit: nothing left in the fallback location ($m)"
     no_temporaries "file size limit ($m)"
 done
 like "$(cat "$T/fsize-stream.err")" "^pathprof: error: cannot write trace $T/fsize.trace: File too large \\(could not write" \
     "file size limit: the trace's EFBIG said"
-# Above the profile (36 KiB), below the trace (1.6 MB): the profile is whole.
+# Above the profile (15 KiB), below the trace (1.6 MB): the profile is whole.
 (ulimit -f 200 && run stream fsize2 PATHPROF_OUT="$T/fsize2.out" PATHPROF_TRACE="$T/fsize2.trace")
 same_run stream fsize2 "file size limit below the trace"
 same_profile stream "$T/fsize2.out" "file size limit below the trace: the profile"
@@ -386,11 +386,11 @@ for m in "${devices[@]}"; do
     both_fall_back $m blk-$m "block device"
 done
 
-# A full file system (a 16 KiB tmpfs; the profile is 36 KiB, the trace
+# A full file system (an 8 KiB tmpfs; the profile is 15 KiB, the trace
 # 1.6 MB): the temporary is removed, the profile goes to the fallback, the
 # trace moves there with what it held so far.
 for m in count stream; do
-    NS_OPTS=size=16k ns "run $m disk-$m PATHPROF_OUT='$T/ns/p.out' PATHPROF_TRACE='$T/ns/p.trace' &&
+    NS_OPTS=size=8k ns "run $m disk-$m PATHPROF_OUT='$T/ns/p.out' PATHPROF_TRACE='$T/ns/p.trace' &&
         ls -A '$T/ns' >'$T/disk-$m.ls'"
     same_run $m disk-$m "full disk"
     like "$(cat "$T/disk-$m.err")" "^pathprof: error: cannot write profile $T/ns/p.out: No space left on device \\(could not write\\)$" \
@@ -399,11 +399,11 @@ for m in count stream; do
     both_fall_back $m disk-$m "full disk"
 done
 
-# Accumulating where one profile fits and two do not (a 48 KiB tmpfs, a
-# 36 KiB profile): the second run's append (runtime/profile-accumulate.c)
+# Accumulating where one profile fits and two do not (a 20 KiB tmpfs, a
+# 15 KiB profile): the second run's append (runtime/profile-accumulate.c)
 # fails with ENOSPC, the file is cut back to the first run's bytes, and
 # the second run's profile goes to the fallback, whole.
-NS_OPTS=size=48k ns "run count acc1 PATHPROF_ACCUMULATE=1 PATHPROF_OUT='$T/ns/a.out' &&
+NS_OPTS=size=20k ns "run count acc1 PATHPROF_ACCUMULATE=1 PATHPROF_OUT='$T/ns/a.out' &&
     cp '$T/ns/a.out' '$T/acc1.prof' &&
     run count acc2 PATHPROF_ACCUMULATE=1 PATHPROF_OUT='$T/ns/a.out' &&
     cp '$T/ns/a.out' '$T/acc2.prof' && ls -A '$T/ns' >'$T/acc.ls'"

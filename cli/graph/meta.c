@@ -3,8 +3,13 @@
  * The blob comes from a file that may be damaged, so every count is checked
  * against the bytes that remain before anything is allocated from it, and
  * every node number, string index and offset is range-checked here once;
- * the rest of the CLI relies on the invariants listed in meta.h. */
+ * the rest of the CLI relies on the invariants listed in meta-types.h.
+ * Versions 1 and 2 are read here, version 3 in meta-v3.c; the checks
+ * both share are in meta-checks.c. */
 #include "meta.h"
+
+#include "meta-checks.h"
+#include "meta-v3.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -36,35 +41,9 @@ bool meta_has_named_flags(uint32_t flags)
     return false;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
-}
 
-/* calloc that never returns NULL for n == 0, so "NULL" always means ENOMEM. */
-static void *zalloc(uint64_t n, size_t size, struct pp_error *err)
-{
-    void *p;
-    if (n > SIZE_MAX / size) {
-        pp_fail(err, "out of memory");
-        return NULL;
-    }
-    p = calloc(n ? (size_t)n : 1, size);
-    if (!p)
-        pp_fail(err, "out of memory");
-    return p;
-}
 
-static bool string_index_ok(const struct pp_tu_meta *tu, uint32_t index, bool none_ok)
-{
-    return index < tu->nstrings || (none_ok && index == PATHPROF_NONE);
-}
 
-static const char *string_or_null(const struct pp_tu_meta *tu, uint32_t index)
-{
-    return index == PATHPROF_NONE ? NULL : tu->strings[index];
-}
 
 static bool parse_strings(const unsigned char *blob, uint64_t len, uint64_t offset,
                           struct pp_tu_meta *tu, struct pp_error *err)
@@ -79,7 +58,7 @@ static bool parse_strings(const unsigned char *blob, uint64_t len, uint64_t offs
     if (tu->nstrings > pp_cursor_left(&c) / 4)
         return pp_fail(err, "%" PRIu32 " strings do not fit in the %zu bytes after the string "
                             "table offset", tu->nstrings, pp_cursor_left(&c));
-    tu->strings = zalloc(tu->nstrings, sizeof *tu->strings, err);
+    tu->strings = meta_zalloc(tu->nstrings, sizeof *tu->strings, err);
     if (!tu->strings)
         return false;
     for (i = 0; i < tu->nstrings; i++) {
@@ -98,41 +77,7 @@ static bool parse_strings(const unsigned char *blob, uint64_t len, uint64_t offs
     return true;
 }
 
-/* TPP: the obvious paths counted on their defining edges. */
-static bool parse_derived(struct pp_cursor *c, struct pp_func_meta *f, struct pp_error *err)
-{
-    uint32_t n, i;
 
-    if (!(f->flags & PATHPROF_FN_TPP))
-        return pp_fail(err, "flag TPP_DERIVED without TPP");
-    if (!pp_get_u32(c, &n))
-        return pp_fail(err, "detail record truncated before the derived paths");
-    if (n == 0 || n > pp_cursor_left(c) / PATHPROF_META_DERIVED_SIZE)
-        return pp_fail(err, "%" PRIu32 " derived paths: none, or more than fit in the %zu "
-                            "bytes left", n, pp_cursor_left(c));
-    f->derived = zalloc(n, sizeof *f->derived, err);
-    if (!f->derived)
-        return false;
-    f->nderived = n;
-    for (i = 0; i < n; i++) {
-        struct pp_derived *d = &f->derived[i];
-        const struct pp_edge *e;
-        d->id = pp_take_u64(c);
-        d->edge = pp_take_u32(c);
-        (void)pp_take_u32(c); /* reserved */
-        if (d->id >= f->npaths || (i && d->id <= f->derived[i - 1].id))
-            return pp_fail(err, "derived path %" PRIu32 ": ID %" PRIu64 " out of range (%"
-                                PRIu64 " paths) or not ascending", i, d->id, f->npaths);
-        if (d->edge >= f->nedges)
-            return pp_fail(err, "derived path %" PRIu32 ": edge %" PRIu32 " out of range (%"
-                                PRIu32 " edges)", i, d->edge, f->nedges);
-        e = &f->edges[d->edge];
-        if (e->kind != PATHPROF_EDGE_REAL && e->kind != PATHPROF_EDGE_EXIT_DUMMY)
-            return pp_fail(err, "derived path %" PRIu32 ": edge %" PRIu32 " of kind %" PRIu32
-                                " cannot carry a counter", i, d->edge, e->kind);
-    }
-    return true;
-}
 
 const struct pp_derived *meta_derived(const struct pp_func_meta *f, uint64_t id)
 {
@@ -175,14 +120,14 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
     f->tpp = (f->flags & (PATHPROF_FN_TPP | PATHPROF_FN_TPP_NOPROFILE)) ? word : 0;
     *detail_offset = pp_take_u64(c);
 
-    if (!string_index_ok(tu, name, false))
+    if (!meta_string_ok(tu, name, false))
         return pp_fail(err, "name string index %" PRIu32 " out of range (%" PRIu32 " strings)",
                        name, tu->nstrings);
     f->name = tu->strings[name];
-    if (!string_index_ok(tu, file, true))
+    if (!meta_string_ok(tu, file, true))
         return pp_fail(err, "file string index %" PRIu32 " out of range (%" PRIu32 " strings)",
                        file, tu->nstrings);
-    f->file = string_or_null(tu, file);
+    f->file = meta_string_or_null(tu, file);
 
     /* Not needed to read the counts, but a blob whose counters do not fit its
      * own counter array was not written by a working plugin. */
@@ -243,131 +188,10 @@ static bool parse_dirent(struct pp_cursor *c, const struct pp_tu_meta *tu,
     return true;
 }
 
-static bool check_edge(const struct pp_func_meta *f, const struct pp_edge *e,
-                       struct pp_error *err)
-{
-    if (e->src >= f->nnodes || e->dst >= f->nnodes)
-        return pp_fail(err, "node number out of range (%" PRIu32 " nodes)", f->nnodes);
-    if (e->dst == 0)
-        return pp_fail(err, "enters ENTRY");
-    if (e->src == 1)
-        return pp_fail(err, "leaves EXIT");
-    switch (e->kind) {
-    case PATHPROF_EDGE_REAL:
-        break;
-    case PATHPROF_EDGE_ENTRY_DUMMY:
-        if (e->src != 0)
-            return pp_fail(err, "entry dummy edge does not leave ENTRY");
-        break;
-    case PATHPROF_EDGE_EXIT_DUMMY:
-        if (e->dst != 1)
-            return pp_fail(err, "exit dummy edge does not enter EXIT");
-        if (e->real_dst >= f->nnodes)
-            return pp_fail(err, "real destination %" PRIu32 " out of range (%" PRIu32
-                                " nodes)", e->real_dst, f->nnodes);
-        return true;
-    case PATHPROF_EDGE_TERMINAL:
-        if (e->dst != 1)
-            return pp_fail(err, "terminal edge does not enter EXIT");
-        break;
-    default:
-        return pp_fail(err, "unknown kind %" PRIu32, e->kind);
-    }
-    if (e->real_dst != PATHPROF_NONE)
-        return pp_fail(err, "real destination set on a kind %" PRIu32 " edge", e->kind);
-    return true;
-}
 
-/* Edges are grouped by src and sorted by val (format.md); decoding depends
- * on both, so both are checked while building the per-node index. */
-static bool index_edges(struct pp_func_meta *f, struct pp_error *err)
-{
-    uint32_t i;
 
-    f->out_first = zalloc(f->nnodes, sizeof *f->out_first, err);
-    f->out_count = zalloc(f->nnodes, sizeof *f->out_count, err);
-    if (!f->out_first || !f->out_count)
-        return false;
-    for (i = 0; i < f->nedges; i++) {
-        const struct pp_edge *e = &f->edges[i];
-        if (i == 0 || e->src != f->edges[i - 1].src) {
-            if (f->out_count[e->src] != 0)
-                return pp_fail(err, "edges of node %" PRIu32 " are not grouped together",
-                               e->src);
-            f->out_first[e->src] = i;
-        } else if (e->val < f->edges[i - 1].val) {
-            return pp_fail(err, "edges of node %" PRIu32 " are not sorted by value", e->src);
-        }
-        f->out_count[e->src]++;
-    }
-    return true;
-}
 
-/* Kahn's algorithm: a cycle would make decoding and every walk unbounded. */
-static bool check_acyclic(const struct pp_func_meta *f, struct pp_error *err)
-{
-    uint32_t *indegree = zalloc(f->nnodes, sizeof *indegree, err);
-    uint32_t *queue = zalloc(f->nnodes, sizeof *queue, err);
-    uint32_t head = 0, tail = 0, i;
-    bool ok = indegree && queue;
 
-    if (ok) {
-        for (i = 0; i < f->nedges; i++)
-            indegree[f->edges[i].dst]++;
-        for (i = 0; i < f->nnodes; i++)
-            if (indegree[i] == 0)
-                queue[tail++] = i;
-        while (head < tail) {
-            uint32_t node = queue[head++], n, j;
-            const struct pp_edge *out = meta_out_edges(f, node, &n);
-            for (j = 0; j < n; j++)
-                if (--indegree[out[j].dst] == 0)
-                    queue[tail++] = out[j].dst;
-        }
-        if (tail != f->nnodes)
-            ok = pp_fail(err, "the path graph has a cycle");
-    }
-    free(indegree);
-    free(queue);
-    return ok;
-}
-
-/* The PPP table at the end of the detail record (docs/format.md): each
- * number's Ball-Larus ID, distinct and below npaths, or a hole. */
-static bool parse_ppp_table(struct pp_cursor *c, struct pp_func_meta *f, struct pp_error *err)
-{
-    uint32_t i;
-    uint64_t *sorted;
-
-    if (f->ppp_size > pp_cursor_left(c) / 8)
-        return pp_fail(err, "PPP table of %" PRIu32 " IDs does not fit in the %zu bytes left",
-                       f->ppp_size, pp_cursor_left(c));
-    f->ppp_table = zalloc(f->ppp_size, sizeof *f->ppp_table, err);
-    sorted = zalloc(f->ppp_size, sizeof *sorted, err);
-    if (!f->ppp_table || !sorted) {
-        free(sorted);
-        return false;
-    }
-    for (i = 0; i < f->ppp_size; i++) {
-        f->ppp_table[i] = pp_take_u64(c);
-        sorted[i] = f->ppp_table[i];
-        if (f->ppp_table[i] != PATHPROF_PPP_HOLE && f->ppp_table[i] >= f->npaths) {
-            free(sorted);
-            return pp_fail(err, "PPP number %" PRIu32 " stands for path %" PRIu64
-                                ", not below the %" PRIu64 " paths", i, f->ppp_table[i],
-                           f->npaths);
-        }
-    }
-    qsort(sorted, f->ppp_size, sizeof *sorted, cmp_u64);
-    for (i = 1; i < f->ppp_size; i++)
-        if (sorted[i] == sorted[i - 1] && sorted[i] != PATHPROF_PPP_HOLE) {
-            uint64_t id = sorted[i];
-            free(sorted);
-            return pp_fail(err, "two PPP numbers stand for path %" PRIu64, id);
-        }
-    free(sorted);
-    return true;
-}
 
 /* LINES: per node, the exact lines of its statements as spans (docs/format.md,
  * "Line table"). Counted and bounded in one pass before anything is
@@ -397,7 +221,7 @@ static bool parse_lines(struct pp_cursor *c, const struct pp_tu_meta *tu,
         if (i < 2 && nspans)
             return pp_fail(err, "line table: %s has lines", i ? "EXIT" : "ENTRY");
     }
-    f->spans = zalloc(total, sizeof *f->spans, err);
+    f->spans = meta_zalloc(total, sizeof *f->spans, err);
     if (!f->spans)
         return false;
     next = f->spans;
@@ -410,18 +234,8 @@ static bool parse_lines(struct pp_cursor *c, const struct pp_tu_meta *tu,
             uint32_t file = pp_take_u32(c);
             next->first = pp_take_u32(c);
             next->last = pp_take_u32(c);
-            if (!string_index_ok(tu, file, false))
-                return pp_fail(err, "line table: node %" PRIu32 ": file string index %" PRIu32
-                                    " out of range (%" PRIu32 " strings)", i, file,
-                               tu->nstrings);
-            if (next->first == 0 || next->last < next->first)
-                return pp_fail(err, "line table: node %" PRIu32 ": bad span %" PRIu32 "-%" PRIu32,
-                               i, next->first, next->last);
-            if (k && (file < prev_file ||
-                      (file == prev_file && next->first <= (uint64_t)next[-1].last + 1)))
-                return pp_fail(err, "line table: node %" PRIu32 ": spans not sorted, "
-                                    "overlapping or adjacent", i);
-            next->file = tu->strings[file];
+            if (!meta_check_span(tu, i, k, file, prev_file, next, err))
+                return false;
             prev_file = file;
         }
     }
@@ -452,7 +266,7 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
     if (f->nnodes > pp_cursor_left(&c) / PATHPROF_META_NODE_SIZE)
         return pp_fail(err, "%" PRIu32 " nodes do not fit in the %zu bytes left", f->nnodes,
                        pp_cursor_left(&c));
-    f->nodes = zalloc(f->nnodes, sizeof *f->nodes, err);
+    f->nodes = meta_zalloc(f->nnodes, sizeof *f->nodes, err);
     if (!f->nodes)
         return false;
     for (i = 0; i < f->nnodes; i++) {
@@ -462,10 +276,10 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
         file = pp_take_u32(&c);
         n->line_first = pp_take_u32(&c);
         n->line_last = pp_take_u32(&c);
-        if (!string_index_ok(tu, file, true))
+        if (!meta_string_ok(tu, file, true))
             return pp_fail(err, "node %" PRIu32 ": file string index %" PRIu32
                                 " out of range (%" PRIu32 " strings)", i, file, tu->nstrings);
-        n->file = string_or_null(tu, file);
+        n->file = meta_string_or_null(tu, file);
     }
     if (f->nodes[0].bb != 0 || f->nodes[1].bb != 1)
         return pp_fail(err, "nodes 0 and 1 are not ENTRY (bb 0) and EXIT (bb 1)");
@@ -475,7 +289,7 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
     if (f->nedges > pp_cursor_left(&c) / PATHPROF_META_EDGE_SIZE)
         return pp_fail(err, "%" PRIu32 " edges do not fit in the %zu bytes left", f->nedges,
                        pp_cursor_left(&c));
-    f->edges = zalloc(f->nedges, sizeof *f->edges, err);
+    f->edges = meta_zalloc(f->nedges, sizeof *f->edges, err);
     if (!f->edges)
         return false;
     for (i = 0; i < f->nedges; i++) {
@@ -486,10 +300,10 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
         e->real_dst = pp_take_u32(&c);
         e->val = pp_take_u64(&c);
         e->inc = (int64_t)pp_take_u64(&c);
-        if (!check_edge(f, e, err))
+        if (!meta_check_edge(f, e, err))
             return pp_context(err, "edge %" PRIu32, i);
     }
-    if (!index_edges(f, err) || !check_acyclic(f, err))
+    if (!meta_index_edges(f, err) || !meta_check_acyclic(f, err))
         return false;
 
     if (!pp_get_u32(&c, &nverify))
@@ -500,7 +314,7 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
     if (nverify > pp_cursor_left(&c) / PATHPROF_META_VERIFY_SIZE)
         return pp_fail(err, "%" PRIu32 " verify edges do not fit in the %zu bytes left",
                        nverify, pp_cursor_left(&c));
-    f->verify = zalloc(nverify, sizeof *f->verify, err);
+    f->verify = meta_zalloc(nverify, sizeof *f->verify, err);
     if (!f->verify)
         return false;
     for (i = 0; i < nverify; i++) {
@@ -510,9 +324,10 @@ static bool parse_detail(const unsigned char *blob, uint64_t len, uint64_t offse
             return pp_fail(err, "verify edge %" PRIu32 ": node number out of range (%" PRIu32
                                 " nodes)", i, f->nnodes);
     }
-    if ((f->flags & PATHPROF_FN_PPP) && !parse_ppp_table(&c, f, err))
+    if ((f->flags & PATHPROF_FN_PPP) && !meta_parse_ppp_table(&c, f, err))
         return false;
-    if ((f->flags & PATHPROF_FN_TPP_DERIVED) && !parse_derived(&c, f, err))
+    if ((f->flags & PATHPROF_FN_TPP_DERIVED) &&
+        (!meta_parse_derived(&c, f, err) || !meta_check_derived_edges(f, err)))
         return false;
     return !(f->flags & PATHPROF_FN_LINES) || parse_lines(&c, tu, f, err);
 }
@@ -549,7 +364,7 @@ static int by_file_line(const void *x, const void *y)
  * inlined from elsewhere (path_runs_line). */
 static bool find_line_ends(struct pp_tu_meta *tu, struct pp_error *err)
 {
-    uint32_t *order = zalloc(tu->nfuncs, sizeof *order, err), n = 0, i;
+    uint32_t *order = meta_zalloc(tu->nfuncs, sizeof *order, err), n = 0, i;
     if (!order)
         return false;
     for (i = 0; i < tu->nfuncs; i++)
@@ -619,7 +434,7 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
         }
         tu->build = tu->strings[build];
     }
-    tu->funcs = zalloc(tu->nfuncs, sizeof *tu->funcs, err);
+    tu->funcs = meta_zalloc(tu->nfuncs, sizeof *tu->funcs, err);
     if (!tu->funcs)
         goto fail;
     for (i = 0; i < tu->nfuncs; i++) {
@@ -627,7 +442,8 @@ bool meta_parse(const unsigned char *blob, uint64_t len, struct pp_tu_meta *tu,
         struct pp_func_meta *f = &tu->funcs[i];
         f->build = tu->build;
         if (!parse_dirent(&c, tu, f, &detail_offset, err) ||
-            !parse_detail(blob, len, detail_offset, tu, f, err)) {
+            !(version >= 3 ? meta_parse_detail_v3 : parse_detail)(blob, len, detail_offset, tu,
+                                                                 f, err)) {
             meta_func_context(err, i, f);
             goto fail;
         }

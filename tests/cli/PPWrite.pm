@@ -85,6 +85,84 @@ sub append {    # appends buffer $c, its map shifted and prefixed
     $b->{data} .= $c->{data};
 }
 
+# Metadata version 3's numbers (docs/format.md, section 2), written from
+# the format's text: LEB128, and zigzag for the signed deltas. A test may
+# replace the bytes of any field by naming it in $raw (hex), to damage it.
+sub put_uleb {
+    my ($b, $name, $v, $raw) = @_;
+    my $bytes = '';
+    if (defined $raw->{$name}) {
+        $bytes = pack 'H*', $raw->{$name};
+    } else {
+        do {
+            my $c = $v & 0x7f;
+            $v >>= 7;
+            $bytes .= chr($c | ($v ? 0x80 : 0));
+        } while ($v);
+    }
+    push @{ $b->{map} }, [$name, length $b->{data}, length $bytes];
+    $b->{data} .= $bytes;
+}
+sub zigzag { my $v = shift; return $v < 0 ? 2 * -$v - 1 : 2 * $v }
+sub put_sleb { my ($b, $name, $v, $raw) = @_; put_uleb($b, $name, zigzag($v), $raw) }
+
+# A version 3 detail record of function $f (no PPP table, no derived paths:
+# the scenarios have none). $pfx names the fields in $raw.
+sub detail_v3 {
+    my ($d, $f, $str, $raw, $pfx) = @_;
+    my %r = map { my $k = $_; $k =~ s/^\Q$pfx\E// ? ($k => $raw->{$_}) : () } keys %$raw;
+    my @nodes = @{ $f->{nodes} };
+    put_uleb($d, 'nnodes', scalar @nodes, \%r);
+    my ($code, $line) = (0, $f->{line});
+    for my $i (0 .. $#nodes) {
+        my ($bb, $file, $first, $last) = @{ $nodes[$i] };
+        my $c = defined $file ? $str->($file) + 1 : 0;
+        my $has = ($first || $last) ? 1 : 0;
+        put_uleb($d, "node$i.bb", $bb, \%r);
+        put_uleb($d, "node$i.file", 2 * zigzag($c - $code) + $has, \%r);
+        $code = $c;
+        next unless $has;
+        put_sleb($d, "node$i.line_first", $first - $line, \%r);
+        put_sleb($d, "node$i.line_range", $last - $first, \%r);
+        $line = $first;
+    }
+    my @edges = @{ $f->{edges} };
+    put_uleb($d, 'nedges', scalar @edges, \%r);
+    my ($src, $val) = (0, 0);
+    for my $i (0 .. $#edges) {
+        my ($s, $dst, $kind, $real_dst, $v, $inc) = @{ $edges[$i] };
+        $val = 0 if $s != $src;
+        put_uleb($d, "edge$i.src", $s - $src, \%r);
+        put_uleb($d, "edge$i.dst_kind", $dst * 4 + $kind, \%r);
+        put_uleb($d, "edge$i.real_dst", $real_dst, \%r) if $kind == 2;
+        put_uleb($d, "edge$i.val", $v - $val, \%r);
+        put_sleb($d, "edge$i.inc", $inc // 0, \%r);
+        ($src, $val) = ($s, $v);
+    }
+    my @verify = @{ $f->{verify} // [] };
+    put_uleb($d, 'nverify_detail', scalar @verify, \%r);
+    for my $i (0 .. $#verify) {
+        put_uleb($d, "verify$i.src", $verify[$i][0], \%r);
+        put_uleb($d, "verify$i.dst", $verify[$i][1], \%r);
+    }
+    return unless $f->{lines};
+    my ($file, $last) = (0, $f->{line});
+    my $i = 0;
+    for my $spans (@{ $f->{lines} }) {
+        put_uleb($d, "lines.node$i.nspans", scalar @$spans, \%r);
+        my $k = 0;
+        for my $sp (@$spans) {
+            my $fx = $str->($sp->[0]);
+            put_sleb($d, "lines.node$i.span$k.file", $fx - $file, \%r);
+            put_sleb($d, "lines.node$i.span$k.first", $sp->[1] - $last, \%r);
+            put_uleb($d, "lines.node$i.span$k.range", $sp->[2] - $sp->[1], \%r);
+            ($file, $last) = ($fx, $sp->[2]);
+            $k++;
+        }
+        $i++;
+    }
+}
+
 # One TU blob. $tu->{funcs}: see mkprofile.pl. Returns (buffer, counts buffer).
 sub tu_blob {
     my ($tu) = @_;
@@ -109,9 +187,20 @@ sub tu_blob {
         put($strtab, "str$i.bytes", 'a*', $strings[$i]);
     }
     my (@details, $ncounters);
+    my $v3 = ($tu->{meta_version} // 1) >= 3;
     $ncounters = 0;
-    for my $f (@funcs) {
+    for my $fi (0 .. $#funcs) {
+        my $f = $funcs[$fi];
         my $d = new_buf();
+        if ($v3) {
+            detail_v3($d, $f, $str, $tu->{raw} // {}, "f$fi.");
+            push @details, $d;
+            $f->{counter_offset} = $ncounters;
+            $ncounters += ($f->{flags} & 1) ? 1 : $f->{npaths};
+            $f->{verify_offset} = @{ $f->{verify} // [] } ? $ncounters : 0;
+            $ncounters += @{ $f->{verify} // [] };
+            next;
+        }
         put($d, 'nnodes', 'V', scalar @{ $f->{nodes} });
         my $i = 0;
         for my $n (@{ $f->{nodes} }) {
@@ -165,7 +254,7 @@ sub tu_blob {
         $ncounters += @verify;
     }
     my $dir_size = 64 * @funcs;
-    my $strtab_offset = 32 + $dir_size;
+    my $strtab_offset = ($v3 ? 40 : 32) + $dir_size;
     my $at = $strtab_offset + length $strtab->{data};
     my @detail_offset;
     for my $d (@details) { push @detail_offset, $at; $at += length $d->{data}; }
@@ -177,6 +266,10 @@ sub tu_blob {
     put($b, 'meta.nstrings', 'V', scalar @strings);
     put($b, 'meta.strtab_offset', 'Q<', $strtab_offset);
     put($b, 'meta.ncounters', 'Q<', $ncounters);
+    if ($v3) {    # from version 2: the build line (none here), a reserved word
+        put($b, 'meta.build', 'V', NONE);
+        put($b, 'meta.reserved', 'V', 0);
+    }
     for my $i (0 .. $#funcs) {
         my $f = $funcs[$i];
         my $p = "f$i.";

@@ -2,11 +2,16 @@
 # mkprofile.pl - writes a pathprof profile for hand-made path graphs whose
 # paths are known by construction (docs/format.md), for the CLI tests.
 #
-#   mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] [--file-version N] OUT
+#   mkprofile.pl [--scenario basic|small|lines] [--map MAPFILE] [--file-version N]
+#                [--meta-version 1|3] [--raw tuN.FIELD=HEX]... OUT
 #
 # --map writes "NAME OFFSET SIZE" for every field, so a test can damage
 # exactly one field (tests/cli/patch.pl). --file-version 1 writes the
 # first format (its FNV-1a-64 trailer), which readers still take.
+# --meta-version 3 writes the TU metadata as the plugin does (compact
+# detail records; 1, the default, the first format's fixed records);
+# --raw then writes HEX as the bytes of one of its LEB128 fields (named as
+# in the map, e.g. tu0.f0.edge3.dst_kind), to damage it.
 #
 # The graph of `loop` (file t.c, both scenarios) is a diamond inside a
 # while loop; node n >= 2 is GCC block bb n+20:
@@ -40,12 +45,18 @@ no warnings 'portable';    # 64-bit hex constants: Perl here has 64-bit integers
 use constant { REAL => 0, ENTRY_DUMMY => 1, EXIT_DUMMY => 2, TERMINAL => 3 };
 use constant { HASH => 1, CUT => 2, ATOMIC => 4, VERIFY => 8, LINES => 4096 };
 
-my ($scenario, $mapfile, $file_version, $out) = ('basic');
+my ($scenario, $mapfile, $file_version, $meta_version, %raw, $out) = ('basic');
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--scenario') { $scenario = shift @ARGV }
     elsif ($a eq '--map') { $mapfile = shift @ARGV }
     elsif ($a eq '--file-version') { $file_version = shift @ARGV }
+    elsif ($a eq '--meta-version') { $meta_version = shift @ARGV }
+    elsif ($a eq '--raw') {
+        my ($t, $field, $hex) = (shift(@ARGV) // '') =~ /^tu(\d+)\.(\S+)=([0-9a-fA-F]*)$/
+            or die "mkprofile.pl: --raw wants tuN.FIELD=HEX\n";
+        $raw{$t}{$field} = $hex;
+    }
     elsif ($a =~ /^-/) { die "mkprofile.pl: unknown option $a\n" }
     else { $out = $a }
 }
@@ -170,6 +181,10 @@ if ($scenario eq 'basic') {
 }
 
 $profile{file_version} = $file_version if defined $file_version;
+for my $t (0 .. $#{ $profile{tus} }) {
+    $profile{tus}[$t]{meta_version} = $meta_version if defined $meta_version;
+    $profile{tus}[$t]{raw} = $raw{$t} if $raw{$t};
+}
 my $f = profile_bytes(\%profile);
 open my $fh, '>:raw', $out or die "$out: $!\n";
 print $fh $f->{data};

@@ -12,6 +12,9 @@
 #              edge), end ("return", "back" (EXIT_DUMMY), "terminal")
 #     verify_edges[]: src, dst, count (bb indices)
 #     block_lines: { bb: "first-last" }
+#   metadata[]: per TU section, version, bytes (the blob's length) and
+#     v2_bytes (what version 2's fixed records would take for the same
+#     graphs, so that a test can check the compact records' size)
 #
 # It lets the tests cross-check the CLI's decoding (tests/oracle-decode.t)
 # and lets a test run when PP_DECODER=perl is set (no CLI needed).
@@ -57,7 +60,7 @@ if ($ver == 2) {    # hash64 over header + payload (docs/format.md, section 3)
       unless sprintf('%016x', $want) eq sprintf('%08x%08x', $hi, $lo);
 }
 
-my @funcs;
+my (@funcs, @metadata);
 my $off = $hsize;
 for (1 .. $nsec) {
     my $tag = u32($data, $off);
@@ -81,6 +84,7 @@ sub decode_tu {
     my @str;
     my $o = $stro;
     for (1 .. $nstr) { my $l = u32($m, $o); push @str, substr $m, $o + 4, $l; $o += 4 + $l }
+    my $v2_bytes = 40 + 64 * $nf + ($o - $stro);
     my $co = 8 + $mlen;
     $co += (8 - $co % 8) % 8;
     $co = 8 + $mlen + ((8 - $mlen % 8) % 8);
@@ -98,24 +102,34 @@ sub decode_tu {
         my $hot = !($f{flags} & 512) ? $f{npaths}
                 : (u32($m, $d + 52) & (1 << 17)) ? ($f{npaths} - 1) / 2 : $f{npaths} - 1;
         my $det = u64($m, $d + 56);
-        my $nn = u32($m, $det);
-        my @nodes;
-        for my $k (0 .. $nn - 1) {
-            my $b = $det + 4 + 16 * $k;
-            push @nodes, [ u32($m, $b), u32($m, $b + 4), u32($m, $b + 8), u32($m, $b + 12) ];
+        my (@nodes, %out, @ver);
+        if (u32($m, 4) >= 3) {
+            my $nspans = decode_detail_v3($m, $det, \%f, u32($m, $d + 52), \@nodes, \%out, \@ver);
+            my $ne = 0;
+            $ne += @$_ for values %out;
+            $v2_bytes += 12 + 16 * @nodes + 32 * $ne + 8 * @ver;
+            $v2_bytes += 8 * (u32($m, $d + 52) & 0x7fffffff) if $f{flags} & 1024;
+            $v2_bytes += 4 + 16 * u32($m, $det + (($f{flags} & 1024) ? 8 * (u32($m, $d + 52) & 0x7fffffff) : 0))
+              if $f{flags} & 256;
+            $v2_bytes += 4 + 4 * @nodes + 12 * $nspans if $f{flags} & 4096;
+        } else {
+            my $nn = u32($m, $det);
+            for my $k (0 .. $nn - 1) {
+                my $b = $det + 4 + 16 * $k;
+                push @nodes, [ u32($m, $b), u32($m, $b + 4), u32($m, $b + 8), u32($m, $b + 12) ];
+            }
+            my $eo = $det + 4 + 16 * $nn;
+            my $ne = u32($m, $eo);
+            for my $k (0 .. $ne - 1) {
+                my $b = $eo + 4 + 32 * $k;
+                my $e = { src => u32($m, $b), dst => u32($m, $b + 4), kind => u32($m, $b + 8), real_dst => u32($m, $b + 12),
+                    val => u64($m, $b + 16) };
+                push @{ $out{ $e->{src} } }, $e;
+            }
+            my $vo = $eo + 4 + 32 * $ne;
+            my $nv = u32($m, $vo);
+            @ver = map { [ u32($m, $vo + 4 + 8 * $_), u32($m, $vo + 8 + 8 * $_) ] } 0 .. $nv - 1;
         }
-        my $eo = $det + 4 + 16 * $nn;
-        my $ne = u32($m, $eo);
-        my %out;
-        for my $k (0 .. $ne - 1) {
-            my $b = $eo + 4 + 32 * $k;
-            my $e = { src => u32($m, $b), dst => u32($m, $b + 4), kind => u32($m, $b + 8), real_dst => u32($m, $b + 12),
-                val => u64($m, $b + 16) };
-            push @{ $out{ $e->{src} } }, $e;
-        }
-        my $vo = $eo + 4 + 32 * $ne;
-        my $nv = u32($m, $vo);
-        my @ver = map { [ u32($m, $vo + 4 + 8 * $_), u32($m, $vo + 8 + 8 * $_) ] } 0 .. $nv - 1;
         # counts
         my $nrec = u64($s, $co);
         $co += 8;
@@ -133,7 +147,7 @@ sub decode_tu {
         }
         my @ve;
         if ($f{flags} & 8) {
-            for my $k (0 .. $nv - 1) {
+            for my $k (0 .. $#ver) {
                 push @ve, { src => $nodes[ $ver[$k][0] ][0], dst => $nodes[ $ver[$k][1] ][0], count => u64($s, $co) };
                 $co += 8;
             }
@@ -145,7 +159,70 @@ sub decode_tu {
         $f{block_lines} = { map { $_->[0] => ($_->[2] ? "$_->[2]-$_->[3]" : undef) } @nodes[ 2 .. $#nodes ] };
         push @r, \%f;
     }
+    push @metadata, { version => u32($m, 4), bytes => $mlen, v2_bytes => $v2_bytes };
     return @r;
+}
+
+# Metadata version 3's detail record (docs/format.md, section 2), written
+# here from the format's text: the fixed PPP table and derived paths, then
+# LEB128 numbers (zigzag for the signed deltas).
+sub uleb {
+    my ($b, $o) = @_;
+    my ($v, $shift) = (0, 0);
+    while (1) {
+        fail("truncated number at $$o") if $$o >= length $b;
+        my $c = ord substr $b, $$o++, 1;
+        fail("number longer than 64 bits at $$o") if $shift > 63;
+        $v |= ($c & 0x7f) << $shift;    # integer arithmetic: path values reach 2^64
+        $shift += 7;
+        return $v unless $c & 0x80;
+    }
+}
+sub sleb { my $u = uleb(@_); return $u & 1 ? -(($u >> 1) + 1) : $u >> 1 }
+
+sub decode_detail_v3 {
+    my ($m, $o, $f, $word, $nodes, $out, $ver) = @_;
+    $o += 8 * ($word & 0x7fffffff) if $f->{flags} & 1024;    # PPP table
+    $o += 4 + 16 * u32($m, $o) if $f->{flags} & 256;          # derived paths
+    my $nn = uleb($m, \$o);
+    my ($code, $line) = (0, $f->{line});
+    for (1 .. $nn) {
+        my $bb = uleb($m, \$o);
+        my $w = uleb($m, \$o);
+        my $z = $w >> 1;
+        $code += $z & 1 ? -(($z >> 1) + 1) : $z >> 1;
+        my ($first, $last) = (0, 0);
+        if ($w & 1) {
+            $first = $line + sleb($m, \$o);
+            $last = $first + sleb($m, \$o);
+            $line = $first;
+        }
+        push @$nodes, [ $bb, $code ? $code - 1 : 0xffffffff, $first, $last ];
+    }
+    my $ne = uleb($m, \$o);
+    my ($src, $val) = (0, 0);
+    for (1 .. $ne) {
+        my $ds = uleb($m, \$o);
+        $val = 0 if $ds;
+        $src += $ds;
+        my $dk = uleb($m, \$o);
+        my $e = { src => $src, dst => $dk >> 2, kind => $dk & 3, real_dst => 0xffffffff };
+        $e->{real_dst} = uleb($m, \$o) if $e->{kind} == 2;
+        $val += uleb($m, \$o);
+        sleb($m, \$o);    # inc
+        $e->{val} = $val;
+        push @{ $out->{$src} }, $e;
+    }
+    my $nv = uleb($m, \$o);
+    push @$ver, [ uleb($m, \$o), uleb($m, \$o) ] for 1 .. $nv;
+    return 0 unless $f->{flags} & 4096;    # the line table: counted, not kept
+    my $nspans = 0;
+    for (1 .. $nn) {
+        my $k = uleb($m, \$o);
+        $nspans += $k;
+        uleb($m, \$o) for 1 .. 3 * $k;
+    }
+    return $nspans;
 }
 
 sub decode_path {
@@ -185,4 +262,4 @@ sub decode_path {
         edges => \@edges, start => $start, end => $end };
 }
 
-print JSON::PP->new->canonical->encode({ file => $file, functions => \@funcs }), "\n";
+print JSON::PP->new->canonical->encode({ file => $file, functions => \@funcs, metadata => \@metadata }), "\n";

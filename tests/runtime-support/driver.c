@@ -192,7 +192,7 @@ static int bad(void)
     b[0] = 'P';
     b[4] = 9; /* meta version: none this runtime reads */
     __pathprof_register_tu(PATHPROF_ABI_VERSION, b, len, c, SYN_NCOUNTERS);
-    b[4] = PATHPROF_META_VERSION;
+    b[4] = 2; /* syn_build_blob's version */
     b[8] = 200; /* nfuncs: directory past the end */
     __pathprof_register_tu(PATHPROF_ABI_VERSION, b, len, c, SYN_NCOUNTERS);
     b[8] = 5;

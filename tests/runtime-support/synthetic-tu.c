@@ -43,7 +43,9 @@ size_t syn_build_blob(unsigned char *buf, size_t size, const struct syn_fn *fns,
 {
     struct out o = {buf, size, 0};
     put(&o, PATHPROF_META_MAGIC, 4);
-    u32(&o, PATHPROF_META_VERSION);
+    /* Version 2: fixed-size detail records, which every reader still
+     * reads (the plugin's version 3 is tested on its own blobs). */
+    u32(&o, 2);
     u32(&o, nfuncs);
     u32(&o, 2 * nfuncs + 1); /* strings: name i at 2i, file at 2i+1, build line */
     u64(&o, 0);              /* strtab_offset, set below */
