@@ -25,6 +25,7 @@
 #include "lifecycle.h"
 #include "message.h"
 #include "pathprof-abi.h"
+#include "stream-tus.h"
 #include "stream.h"
 #include "vfork-wrap.h"
 
@@ -382,6 +383,18 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
         }
         swap_chunk(my_channel);
     }
+    in_slow = 0;
+    errno = saved_errno;
+}
+
+void pprt_vfork_prepare(void)
+{
+    if (my_channel != NULL || __pathprof_cur != NULL || in_slow || pprt_analyzer_self() ||
+        pprt_stream_tus_total() == 0 || (pprt_is_set_up() && getpid() != pprt_process_pid()))
+        return; /* has one; torn down; count mode; inside the runtime; a foreign child */
+    int saved_errno = errno;
+    in_slow = 1;
+    attach();
     in_slow = 0;
     errno = saved_errno;
 }

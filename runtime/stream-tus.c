@@ -21,10 +21,14 @@ char pprt_rcu_gp_token;
 static struct tu_table *table; /* RCU-published */
 static uint64_t next_path_base = 1, next_fn_base = 1;
 
+/* The table's count, kept apart: application threads ask for it (vfork,
+ * the profile's writer), and they hold no RCU read lock, so they may not
+ * read a table that a registration is replacing. */
+static uint64_t registered;
+
 uint64_t pprt_stream_tus_total(void)
 {
-    struct tu_table *t = PPRT_RCU_DEREF(table);
-    return t ? __atomic_load_n(&t->count, __ATOMIC_ACQUIRE) : 0;
+    return __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
 }
 
 static int append(struct pprt_stream_tu *tu)
@@ -50,6 +54,7 @@ static int append(struct pprt_stream_tu *tu)
     }
     t->tu[n] = tu;
     __atomic_store_n(&t->count, n + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&registered, n + 1, __ATOMIC_RELEASE);
     return 0;
 }
 

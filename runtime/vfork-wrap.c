@@ -11,7 +11,9 @@
  * vfork child may swap chunks as the suspended thread would: same
  * channel, same analyzers (they run in the parent, on the same memory).
  *
- * This vfork marks the thread before the system call; the parent clears
+ * This vfork first gives the thread a channel if it has none yet (a
+ * thread whose first events are its child's: pprt_vfork_prepare), then
+ * marks the thread before the system call; the parent clears
  * the mark when it resumes (the child has exec'd or exited by then), the
  * child keeps it.  The slow path (producer.c) lets a marked child with a
  * channel swap chunks, and never attach or reset.  x86-64 only: elsewhere
@@ -39,6 +41,11 @@ __asm__(".text\n"
         ".type vfork, @function\n"
         "vfork:\n"
         "    .cfi_startproc\n"
+        "    subq $8, %rsp\n" /* the call's 16-byte alignment */
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    call pprt_vfork_prepare\n"
+        "    addq $8, %rsp\n"
+        "    .cfi_adjust_cfa_offset -8\n"
         "    movq pprt_vfork_child@gottpoff(%rip), %rax\n"
         "    movl $1, %fs:(%rax)\n"
         "    popq %rdi\n"

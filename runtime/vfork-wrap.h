@@ -8,6 +8,12 @@
 
 extern __thread int pprt_vfork_child __attribute__((tls_model("initial-exec")));
 
+/* Called by vfork before the system call, in the parent (producer.c): a
+ * thread of a stream-mode program that has no channel yet attaches, so
+ * that the child has a channel to swap chunks on; its events past the
+ * first chunk would otherwise be late. */
+void pprt_vfork_prepare(void);
+
 #pragma GCC visibility pop
 
 #endif
