@@ -18,7 +18,10 @@ doc() {
     [ "$exact" = - ] || echo " \"stream\":{\"exact\":$exact},"
     echo ' "functions":['
     for f in "$@"; do
-        echo "  {\"name\":\"${f%%:*}\",\"file\":\"t.c\",\"line\":1,\"checksum\":\"0x1\",\"paths\":["
+        # NAME@CHECKSUM:...: a copy of NAME with its own graph (default 0x1)
+        local name=${f%%:*} ck=0x1
+        [[ $name == *@* ]] && ck=${name#*@} name=${name%@*}
+        echo "  {\"name\":\"$name\",\"file\":\"t.c\",\"line\":1,\"checksum\":\"$ck\",\"paths\":["
         local p rest=${f#*:}
         for p in ${rest//,/ }; do echo "   {\"id\":${p%%=*},\"count\":${p#*=}},"; done
         echo '  ]},'
@@ -50,6 +53,27 @@ like "$(cat err)" "0 with the same total in both .*, 1 with different totals \(e
 perl "$CMP" c.json s-inexact.json >out 2>err
 is "$?" 1 "a stream that says it is not exact: exit 1"
 like "$(cat out)" "equal yes exact no" "equal but not exact"
+
+# A function of several copies (one name, other checksums): compared by
+# the total of its copies when the copies' counts differ; another total
+# is a difference, and a lone function's other checksum still is.
+doc count - f:0=5,1=3 g@0x1:0=7 g@0x2:0=2,1=1 >c-copies.json
+doc stream true f:0=5,1=3 g@0x1:0=8 g@0x2:0=1,1=1 >s-copies.json
+doc stream true f:0=5,1=3 g@0x1:0=8 g@0x2:0=1 >s-copies-lost.json
+doc stream true f:0=5,1=3 g@0x2:0=8,1=2 >s-copies-one.json
+perl "$CMP" c-copies.json s-copies.json >out 2>err
+is "$?:$(cat out)" "0:functions 3 paths 5 total 18 equal yes exact yes" "copies split differently, same total: equal"
+like "$(cat err)" "1 function\(s\) of several copies .* compared by their total \(equal\): g \(t\.c, 2 copies\) 10" \
+    "and said on stderr"
+perl "$CMP" c-copies.json s-copies-lost.json >out 2>err
+is "$?" 1 "copies with another total: a difference"
+like "$(cat err)" "g \(t\.c\): count 10, stream 9; 3 path\(s\) differ: path 0x1/0 7/8, path 0x2/0 2/1, path 0x2/1 1/0" \
+    "named by copy and path"
+perl "$CMP" c-copies.json s-copies-one.json >out 2>err
+is "$?" 0 "a copy that ran in one mode only, the same total: equal"
+doc stream true f@0x3:0=5,1=3 g:0=7 >s-other-graph.json
+perl "$CMP" c.json s-other-graph.json >out 2>err
+is "$?" 1 "one function with another graph in the other profile: still a difference"
 
 # --sched: a function whose counts follow the threads' scheduling is not
 # compared (another total is no difference), but it must have run in both

@@ -26,6 +26,15 @@
 # one (free_lock_.part.0 of fnsplit at -O3 -flto, .isra.N, .constprop.N,
 # .cold) is treated as the function itself.
 #
+# A function of several copies (one name and file, several CFG checksums
+# in one profile: a C++ template or inline function that TUs compiled
+# with different early inlining, each TU's copy with its own graph; the
+# linker keeps one out-of-line copy, and a copy the IPA inliner put into a
+# caller counts as its TU's, a choice the two modes' probes move) is
+# compared by the total of its copies when its copies' counts differ:
+# equal totals are a note on stderr, not a difference (docs/perfctl.md,
+# finding 4); another total is a difference.
+#
 # The documents are read line by line, not with a JSON parser: docs/json.md
 # puts every function header and every path on a line of its own, and
 # JSON::PP needs minutes for lua's tens of megabytes. A function is keyed
@@ -92,6 +101,35 @@ sub base {
     return $n;
 }
 
+# Functions of several copies: each profile's copies folded into one
+# entry of the group, its paths named CHECKSUM/ID.
+my (%ncopies, %in_one, @copies);
+for my $p ([c => $c], [s => $s]) {
+    for (keys %{ $p->[1] }) {
+        my $g = join "\t", (split /\t/)[0, 1];
+        $ncopies{$g}{ (split /\t/)[2] } = 1;
+        $in_one{$g}{ $p->[0] }++;
+    }
+}
+# Several copies in one profile at least: one checksum in each, but not
+# the same, is one function with another graph, a difference.
+for my $g (grep { ($in_one{$_}{c} // 0) > 1 || ($in_one{$_}{s} // 0) > 1 } keys %ncopies) {
+    my ($cg, $sg) = ({}, {});
+    for my $ck (keys %{ $ncopies{$g} }) {
+        my $k = "$g\t$ck";
+        my ($cp, $sp) = (delete $c->{$k} // {}, delete $s->{$k} // {});
+        $cg->{"$ck/$_"} = $cp->{$_} for keys %$cp;
+        $sg->{"$ck/$_"} = $sp->{$_} for keys %$sp;
+    }
+    my $differ = grep { ($cg->{$_} // 0) != ($sg->{$_} // 0) } keys %$cg, keys %$sg;
+    my ($ct, $st) = (sum($cg), sum($sg));
+    if ($differ && $ct == $st) {
+        push @copies, [$g, scalar keys %{ $ncopies{$g} }, $ct];
+        next;
+    }
+    ($c->{"$g\tcopies"}, $s->{"$g\tcopies"}) = ($cg, $sg);
+}
+
 # Functions that differ, the biggest absolute difference first, so the
 # first lines name where most events went missing.
 my %all = map { $_ => 1 } keys %$c, keys %$s;
@@ -105,7 +143,8 @@ for my $k (keys %all) {
         if (($ct > 0) == ($st > 0)) { push @sched, [$k, $ct, $st] if $ct; next; }
     }
     my %ids = map { $_ => 1 } keys %$cp, keys %$sp;
-    my @bad = sort { $a <=> $b } grep { ($cp->{$_} // 0) != ($sp->{$_} // 0) } keys %ids;
+    my @bad = sort { ($a =~ /^\d+$/ && $b =~ /^\d+$/) ? $a <=> $b : $a cmp $b }
+        grep { ($cp->{$_} // 0) != ($sp->{$_} // 0) } keys %ids;
     next unless @bad;
     my ($ct, $st) = (sum($cp), sum($sp));
     next if $totals_only{base((split /\t/, $k)[0])} && $ct == $st;
@@ -131,6 +170,11 @@ if (@diff) {
         printf STDERR "  %s (%s)%s: count %s, stream %s; %d path(s) differ: %s%s\n",
             $name, $file, $why, $ct, $st, scalar @$bad, join(', ', @ex), @$bad > 4 ? ', ...' : '';
     }
+}
+if (@copies) {
+    printf STDERR "pathcmp: %d function(s) of several copies whose copies' counts differ, compared by their total (equal): %s\n",
+        scalar @copies, join ', ', map { sprintf '%s (%s, %d copies) %s', (split /\t/, $_->[0]), $_->[1], $_->[2] }
+        sort { $a->[0] cmp $b->[0] } @copies;
 }
 if (@sched) {
     printf STDERR "pathcmp: %d scheduling-dependent function(s) not compared (count/stream totals): %s\n", scalar @sched,
