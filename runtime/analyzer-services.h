@@ -1,6 +1,6 @@
 /* analyzer-services.h - what the runtime offers analyzers beyond
  * analyzer.h's pp_lookup_path: the list of stream TUs for writing profile
- * sections, and the stream's error counters.
+ * sections, the stream's error counters, and how files are written.
  *
  * Threads: pp_tu_count/pp_tu_get only from an analyzer's write() (the
  * runtime holds the TU list still while it writes); pp_note_* from
@@ -47,6 +47,11 @@ void pp_note_resync(uint64_t n);
 /* Events whose path index belongs to no registered TU (their TU was not
  * registered yet or was refused): counted, not attributed. */
 void pp_note_unknown(uint64_t n);
+
+/* PATHPROF_SYNC=1 (docs/runtime.md): whether a file an analyzer writes
+ * (the trace) is fsynced before its rename, and its directory after, as
+ * the profile is; by default neither is. */
+int pp_sync_files(void);
 
 #pragma GCC visibility pop
 

@@ -3,6 +3,7 @@
  * that says how the stream went and whether the profile is exact. */
 #include "analyzer-services.h"
 #include "analyzer-host.h"
+#include "config.h"
 #include "message.h"
 #include "pathprof-abi.h"
 #include "stream.h"
@@ -161,4 +162,9 @@ void pp_note_resync(uint64_t n)
 void pp_note_unknown(uint64_t n)
 {
     __atomic_fetch_add(&pprt_stream.unknown, n, __ATOMIC_RELAXED);
+}
+
+int pp_sync_files(void)
+{
+    return pprt_config.sync;
 }

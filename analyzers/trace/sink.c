@@ -618,7 +618,7 @@ static void put_end(void)
     }
 }
 
-/* Trailer, fsync, close: 0 or an errno value with *STEP set. */
+/* Trailer, fsync (PATHPROF_SYNC=1), close: 0 or an errno value with *STEP set. */
 static int seal(const char **step)
 {
     unsigned char trailer[8];
@@ -631,8 +631,10 @@ static int seal(const char **step)
         *step = "write";
         return err;
     }
-    /* A device or FIFO has nothing to make durable (and refuses fsync). */
-    if (sink.tmp != NULL && fsync(sink.fd) != 0) {
+    /* A device or FIFO has nothing to make durable (and refuses fsync);
+     * a file only with PATHPROF_SYNC=1, as the profile (a trace may be
+     * gigabytes: fsync waits for every byte to reach the disk). */
+    if (sink.tmp != NULL && pp_sync_files() && fsync(sink.fd) != 0) {
         *step = "fsync";
         return errno;
     }
@@ -667,7 +669,8 @@ static void complete(const struct tu_list *tus)
         pprt_error("cannot rename %s to trace %s: %s; the complete trace is left in %s",
                    pprt_name(sink.tmp, &n2), shown, strerror(err), pprt_name(sink.tmp, &n2));
     } else {
-        pprt_sync_directory(sink.dest);
+        if (pp_sync_files())
+            pprt_sync_directory(sink.dest);
         pprt_info("trace written to %s", shown);
     }
     sink.state = SINK_DONE;

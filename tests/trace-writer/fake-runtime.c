@@ -59,3 +59,10 @@ int pp_tu_get(uint64_t tu_id, struct pp_tu_info *out)
     out->fn_base = fn_base[tu_id];
     return 1;
 }
+
+/* PATHPROF_SYNC as the runtime reads it (0 unless "1"). */
+int pp_sync_files(void)
+{
+    const char *v = getenv("PATHPROF_SYNC");
+    return v != NULL && strcmp(v, "1") == 0;
+}
