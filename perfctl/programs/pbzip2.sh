@@ -38,7 +38,11 @@
 # the writer's for the next block in order (fileWriter), and
 # queue::remove, which refuses a consumer the next segment of a long
 # bzip2 stream until it is ready (returns 0: the consumer asks again, as
-# often as the scheduler makes it; seen at --scale 0.5): not compared,
+# often as the scheduler makes it; seen at --scale 0.5), and at -O0
+# std::vector<outBuff>::operator[], which is not inlined there: the
+# writer's poll of OutputBuffer[outBufferPos].buf in its wait loop calls
+# it as often as the loop turns (two count runs at -O0: 545 and 531
+# calls): not compared,
 # only required to have run in both (PROG_SCHED_FUNCS, pathcmp.pl's
 # --sched). queue::add and outputBufferAdd run once per block whoever
 # waits (their paths take a wait or not), outputBufferSeqAddNext once per
@@ -49,7 +53,7 @@
 # bufread and do_read, whose read(2)s return what the writer has put in
 # the pipe so far: the workload reads files.)
 PROG_CLOCK_FUNCS=queue::add,outputBufferAdd,outputBufferSeqAddNext
-PROG_SCHED_FUNCS=safe_mutex_lock,safe_mutex_unlock,safe_cond_signal,safe_cond_wait,safe_cond_timed_wait,syncGetTerminateFlag,syncGetProducerDone,syncGetLastGoodBlock,syncGetMinErrorBlock,producer,producer_decompress,producerDecompressCheckInterrupt,consumer,consumer_decompress,consumerDecompressCheckInterrupt,fileWriter,queue::remove
+PROG_SCHED_FUNCS='safe_mutex_lock,safe_mutex_unlock,safe_cond_signal,safe_cond_wait,safe_cond_timed_wait,syncGetTerminateFlag,syncGetProducerDone,syncGetLastGoodBlock,syncGetMinErrorBlock,producer,producer_decompress,producerDecompressCheckInterrupt,consumer,consumer_decompress,consumerDecompressCheckInterrupt,fileWriter,queue::remove,std::vector<outBuff>::operator[]'
 PROG_KIND=multithreaded
 PROG_DESC="pbzip2 -p4 -b1, -p1 -b9, -p3 -r, -t, stdin of gen-input files, each pbzip2 -d -p4'd (C++ pthreads: producer, consumers, writer, sigwait thread)"
 
