@@ -25,7 +25,7 @@
 # threads). The profile is the sum over the sort processes
 # (PATHPROF_ACCUMULATE=1).
 #
-# Scheduling. Two count runs of one binary differ in the same 8 functions
+# Scheduling. Two count runs of one binary differ in the same 7 functions
 # as a count and a stream run, by how sortlines' threads met, not by what
 # was computed (the outputs are the same, and compare, keycompare and
 # every key function count alike: a merge compares the same pairs
@@ -34,12 +34,20 @@
 # compare_nodes, the heap's comparison), merge_loop's turns and
 # mergelines_node's, which merge at most MAX_MERGE lines a turn and stop
 # when a child has no line ready yet, so the number of turns and where
-# they stop follow the scheduling. Not compared, only required to have
-# run in both (PROG_SCHED_FUNCS). Everything else is compared path for
-# path.
+# they stop follow the scheduling; at -O0 also lock_node and unlock_node
+# (inlined at -O2), called once a turn. And one function that follows
+# the kernel's process ids, not the threads: proctab_comparator, which
+# gnulib's hash table of compressor children (bucket pid % size) calls
+# on a collision only (16 and 17 calls in two -O0 runs). Not compared,
+# only required to have run in both (PROG_SCHED_FUNCS). Everything else
+# is compared path for path. Left over: with 1 k-SF worker and
+# --ksf-chunk 16 at -O3 the ksf-w1 row (the num step alone) once failed
+# because compare_nodes.part.0 ran 13 times in the count run and 0 in the
+# stream one; a function on the list must run in both, and whether the
+# heap ever compares two nodes in that one step is the scheduler's call.
 # One of sort's own nondeterminisms is kept out of the input:
 # gen-sort.pl writes no NaN (see there).
-PROG_SCHED_FUNCS=queue_insert,queue_pop,queue_check_insert,queue_check_insert_parent,compare_nodes,merge_loop,mergelines_node
+PROG_SCHED_FUNCS=queue_insert,queue_pop,queue_check_insert,queue_check_insert_parent,compare_nodes,merge_loop,mergelines_node,lock_node,unlock_node,proctab_comparator
 PROG_KIND=multithreaded
 PROG_DESC="sort --parallel=2/3 of gen-sort.pl lines: keys, -n -g -h -M -V -R, temp files, --compress-program (C pthreads merge tree, sigmask around forks)"
 
