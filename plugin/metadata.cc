@@ -59,10 +59,16 @@ put_uleb (bytes *b, uint64_t v)
 
 /* A signed difference, zigzag-coded (0, -1, 1, -2 ... as 0, 1, 2, 3 ...)
    so that a small one of either sign takes one byte.  */
+static uint64_t
+zigzag (int64_t v)
+{
+  return ((uint64_t) v << 1) ^ (uint64_t) (v >> 63);
+}
+
 static void
 put_sleb (bytes *b, int64_t v)
 {
-  put_uleb (b, ((uint64_t) v << 1) ^ (uint64_t) (v >> 63));
+  put_uleb (b, zigzag (v));
 }
 
 static int64_t
@@ -91,9 +97,7 @@ put_graph (const pp_dag *dag, const std::vector<int> &order, uint32_t nhot,
       uint64_t code = n.file == PATHPROF_NONE ? 0 : (uint64_t) n.file + 1;
       bool lines = n.line_first != 0 || n.line_last != 0;
       put_uleb (&details, (uint64_t) n.bb_index);
-      int64_t d = delta (code, prev_code);
-      put_uleb (&details, ((((uint64_t) d << 1) ^ (uint64_t) (d >> 63)) << 1)
-                              | (lines ? 1 : 0));
+      put_uleb (&details, zigzag (delta (code, prev_code)) << 1 | (lines ? 1 : 0));
       prev_code = code;
       if (lines)
         {

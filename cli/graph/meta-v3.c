@@ -28,13 +28,18 @@ static bool get_u32(struct pp_cursor *c, uint32_t *v)
     return true;
 }
 
-/* A zigzag-coded signed number (plugin/metadata.cc, put_sleb). */
+/* The signed number U codes (zigzag: plugin/metadata.cc, put_sleb). */
+static int64_t unzigzag(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
 static bool get_signed(struct pp_cursor *c, int64_t *v)
 {
     uint64_t u;
     if (!pp_get_uleb(c, &u))
         return false;
-    *v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+    *v = unzigzag(u);
     return true;
 }
 
@@ -78,7 +83,7 @@ static bool parse_nodes(struct pp_cursor *c, const struct pp_tu_meta *tu, struct
         int64_t d;
         if (!get_u32(c, &n->bb) || !pp_get_uleb(c, &word))
             return bad_number(err, "node", i);
-        d = (int64_t)(word >> 2) ^ -(int64_t)((word >> 1) & 1);
+        d = unzigzag(word >> 1);
         if (!add32(code, d, &code) || (code != 0 && !meta_string_ok(tu, code - 1, false)))
             return pp_fail(err, "node %" PRIu32 ": file string index out of range (%" PRIu32
                                 " strings)", i, tu->nstrings);
