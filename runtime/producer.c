@@ -172,10 +172,11 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
 }
 
 /* Handler runs whose events went into the current chunk, each with the
- * slot of its first event and that event (signal-wrap.c): checked when the
- * chunk is published.  More than fit are counted as if overwritten: 16
- * is more than a handler that interrupts probes can run per chunk without
- * the profile being hopeless anyway. */
+ * slot that the interrupted code stores its next event in and the
+ * handler's event there (signal-wrap.c): checked when the chunk is
+ * published.  More than fit are counted as if overwritten: 16 is more than
+ * a handler that interrupts probes can run per chunk without the profile
+ * being hopeless anyway. */
 #define HANDLER_NOTES 16
 static TLS struct handler_note {
     uint64_t *slot;
@@ -183,27 +184,74 @@ static TLS struct handler_note {
 } notes[HANDLER_NOTES];
 static TLS uint32_t nnotes;
 
-static void count_overwritten(void)
+/* How far pprt_handler_enter looks ahead of the cursor.  A probe has at
+ * most one event stored ahead of the cursor (it stores the event, then the
+ * cursor); the words a rewound cursor (below) left behind are more, and
+ * are lost anyway.  Past the limit the handler's run is counted as lost
+ * all the same, so the bound costs precision of `late`, never exactness. */
+#define AHEAD_MAX 64
+
+static void count_overwritten(uint64_t n)
 {
-    __atomic_fetch_add(&pprt_stream.overwritten, 1, __ATOMIC_RELAXED);
-    count_late(1);
+    __atomic_fetch_add(&pprt_stream.overwritten, n, __ATOMIC_RELAXED);
+    count_late(n);
 }
 
-void pprt_note_handler_events(uint64_t *before, uintptr_t mask)
+/* Whether a handler that finds the cursor at CUR, with MASK, can store in
+ * the current chunk without the slow path (which copes with interruption
+ * itself: resync_cursor). */
+static int mid_chunk(const uint64_t *cur, uintptr_t mask)
 {
-    uint64_t *after = __pathprof_cur;
-    /* Nothing emitted; no chunk; or the handler's first event went to the
-     * slow path (a chunk's first slot), or its events left the chunk
-     * (the interrupted code's cursor is then stale: resync_cursor). */
-    if (after == before || mask == 0 || in_slow || ((uintptr_t)before & mask) == 0 ||
-        ((uintptr_t)before & ~mask) != ((uintptr_t)(after - 1) & ~mask))
+    return mask != 0 && !in_slow && ((uintptr_t)cur & mask) != 0;
+}
+
+void pprt_handler_enter(struct pprt_handler_mark *m)
+{
+    m->cur = __pathprof_cur;
+    m->mask = __pathprof_mask;
+    m->ahead = 0;
+    if (!mid_chunk(m->cur, m->mask))
         return;
-    if (nnotes == HANDLER_NOTES) {
-        count_overwritten(); /* cannot be checked: not said exact */
+    /* Slots at and after the cursor are zero (chunks come back zeroed)
+     * unless the interrupted code has stored there without moving the
+     * cursor yet.  The loop stops at the chunk's end, which the mask
+     * tells from the address alone. */
+    const uint64_t *p = m->cur;
+    while (m->ahead < AHEAD_MAX && ((uintptr_t)p & m->mask) != 0 && *p != 0) {
+        m->ahead++;
+        p++;
+    }
+}
+
+void pprt_handler_leave(const struct pprt_handler_mark *m)
+{
+    uint64_t *before = m->cur, *after = __pathprof_cur;
+    /* Nothing emitted; or no chunk, or the handler's first event went to
+     * the slow path (a chunk's first slot), or its events left the chunk
+     * (the interrupted code's cursor is then stale: resync_cursor). */
+    if (after == before || !mid_chunk(before, m->mask) ||
+        ((uintptr_t)before & ~m->mask) != ((uintptr_t)(after - 1) & ~m->mask))
+        return;
+    uint64_t emitted = (uint64_t)(after - before);
+    if (m->ahead == AHEAD_MAX) {
+        count_overwritten(emitted); /* not looked at: not said exact */
         return;
     }
-    notes[nnotes].slot = before;
-    notes[nnotes].ev = *before;
+    /* The interrupted code's events stored ahead of the cursor are gone
+     * under the handler's first ones. */
+    if (m->ahead > 0)
+        count_overwritten(emitted < m->ahead ? emitted : m->ahead);
+    if (emitted <= m->ahead)
+        return;
+    /* The interrupted code stores its next event at the cursor it holds,
+     * the slot just past what it had stored: over the handler's event
+     * there, which the check at publication then finds replaced. */
+    if (nnotes == HANDLER_NOTES) {
+        count_overwritten(1); /* cannot be checked: not said exact */
+        return;
+    }
+    notes[nnotes].slot = before + m->ahead;
+    notes[nnotes].ev = before[m->ahead];
     nnotes++;
 }
 
@@ -214,7 +262,7 @@ void pprt_check_handler_notes(const struct pp_chunk *c, uint32_t n)
         /* The code the handler interrupted stored its own event over the
          * handler's first (it had loaded the cursor before the signal). */
         if (s >= c->ev && s < c->ev + n && *s != notes[i].ev)
-            count_overwritten();
+            count_overwritten(1);
     }
     nnotes = 0;
 }

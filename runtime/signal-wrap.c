@@ -12,7 +12,7 @@
  * the cursor it loaded, over the handler's first, and goes on from there.
  * Those events were lost while the profile said exact.  Now the handler
  * runs under a trampoline that notes where the handler's first event went
- * and what it was (producer.c, pprt_note_handler_events); when the chunk
+ * and what it was (producer.c, pprt_handler_enter and pprt_handler_leave); when the chunk
  * is published, an event no longer there means the handler's events were
  * overwritten: counted `late` (and in `overwritten`, which only the exit
  * warning reads), so the profile says it is not exact and the warning
@@ -59,13 +59,13 @@ static sigaction_fn real_sigaction(void)
 static void trampoline(int sig, siginfo_t *info, void *uc)
 {
     void *h = __atomic_load_n(&user_handler[sig], __ATOMIC_ACQUIRE);
-    uint64_t *before = __pathprof_cur;
-    uintptr_t mask = __pathprof_mask;
+    struct pprt_handler_mark mark;
+    pprt_handler_enter(&mark);
     if (__atomic_load_n(&user_siginfo[sig], __ATOMIC_RELAXED))
         ((action_fn)h)(sig, info, uc);
     else
         ((handler_fn)h)(sig);
-    pprt_note_handler_events(before, mask);
+    pprt_handler_leave(&mark);
 }
 
 /* Whether the kernel's action for SIG is our trampoline. */

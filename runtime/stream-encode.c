@@ -132,9 +132,9 @@ void pprt_stream_encode(struct pprt_buf *b, uint32_t *nsections)
                      "(docs/streaming.md, section 2)", (unsigned long long)foreign);
     uint64_t overwritten = load(&s->overwritten);
     if (overwritten)
-        pprt_warning("%llu runs of an instrumented signal handler came between a probe's "
-                     "load and its store of the stream cursor, and the interrupted code "
-                     "stored its own event over the handler's (counted once each in "
+        pprt_warning("%llu events were stored over by an instrumented signal handler "
+                     "that came inside a probe of the code it interrupted, or stored over "
+                     "the handler's by that code (counted once each in "
                      "`late`): exclude signal handlers, and what only they call, from "
                      "instrumentation (-fplugin-arg-pathprof-exclude=...) for an exact "
                      "profile (docs/streaming.md, section 2)",

@@ -104,9 +104,10 @@ struct pprt_stream {
     /* swapcontext/setcontext calls (context-wrap.c): stacks switched under
      * the analyzers' activation stacks. */
     uint64_t context_switches;
-    /* Signal-handler runs whose first event the interrupted code stored
-     * over (producer.c, pprt_check_handler_notes); each also one `late`
-     * word. */
+    /* Events that an instrumented signal handler and the code it
+     * interrupted stored over each other's (producer.c,
+     * pprt_handler_leave and pprt_check_handler_notes); each also one
+     * `late` word. */
     uint64_t overwritten;
     /* Events of a child sharing our memory (producer.c), also `late`. */
     uint64_t foreign;
@@ -114,10 +115,23 @@ struct pprt_stream {
 
 extern struct pprt_stream pprt_stream;
 
-/* signal-wrap.c's trampoline, after the program's handler ran: BEFORE and
- * MASK are the thread's cursor and mask when the signal came.  Notes
- * where the handler's events went, for pprt_check_handler_notes (producer.c). */
-void pprt_note_handler_events(uint64_t *before, uintptr_t mask);
+/* Where a signal found the thread's stream (signal-wrap.c's trampoline,
+ * producer.c): the cursor and mask, and how many events the interrupted
+ * code had stored at and after the cursor before it moved the cursor (a
+ * probe stores its event, then the cursor: a signal between the two finds
+ * the event ahead of the cursor, and the handler's first event goes over
+ * it). */
+struct pprt_handler_mark {
+    uint64_t *cur;
+    uintptr_t mask;
+    uint32_t ahead;
+};
+/* Before the program's handler runs. */
+void pprt_handler_enter(struct pprt_handler_mark *m);
+/* After it: counts the interrupted code's events the handler stored over,
+ * and notes where the handler's events went that the interrupted code will
+ * store over, for pprt_check_handler_notes. */
+void pprt_handler_leave(const struct pprt_handler_mark *m);
 /* Before the calling thread's chunk C, holding N events, is published:
  * a handler's first event no longer there was overwritten by the code it
  * interrupted (counted `interrupted` and `late`). */
