@@ -221,6 +221,16 @@ void pprt_handler_enter(struct pprt_handler_mark *m)
         m->ahead++;
         p++;
     }
+    /* The handler stores after them, so that they stay: if the handler
+     * leaves by siglongjmp, the interrupted code never comes back to move
+     * the cursor, and nothing is lost; if it returns, the interrupted code
+     * moves the cursor back over the handler's events, which the note
+     * below then finds stored over.  (At the chunk's end the handler's
+     * first event takes the slow path, which publishes them.) */
+    if (m->ahead > 0 && m->ahead < AHEAD_MAX) {
+        m->cur += m->ahead;
+        __pathprof_cur = m->cur;
+    }
 }
 
 void pprt_handler_leave(const struct pprt_handler_mark *m)
@@ -232,26 +242,19 @@ void pprt_handler_leave(const struct pprt_handler_mark *m)
     if (after == before || !mid_chunk(before, m->mask) ||
         ((uintptr_t)before & ~m->mask) != ((uintptr_t)(after - 1) & ~m->mask))
         return;
-    uint64_t emitted = (uint64_t)(after - before);
     if (m->ahead == AHEAD_MAX) {
-        count_overwritten(emitted); /* not looked at: not said exact */
+        count_overwritten((uint64_t)(after - before)); /* not looked at: not said exact */
         return;
     }
-    /* The interrupted code's events stored ahead of the cursor are gone
-     * under the handler's first ones. */
-    if (m->ahead > 0)
-        count_overwritten(emitted < m->ahead ? emitted : m->ahead);
-    if (emitted <= m->ahead)
-        return;
     /* The interrupted code stores its next event at the cursor it holds,
-     * the slot just past what it had stored: over the handler's event
-     * there, which the check at publication then finds replaced. */
+     * over the handler's first, which the check at publication then finds
+     * replaced. */
     if (nnotes == HANDLER_NOTES) {
         count_overwritten(1); /* cannot be checked: not said exact */
         return;
     }
-    notes[nnotes].slot = before + m->ahead;
-    notes[nnotes].ev = before[m->ahead];
+    notes[nnotes].slot = before;
+    notes[nnotes].ev = *before;
     nnotes++;
 }
 

@@ -116,11 +116,12 @@ struct pprt_stream {
 extern struct pprt_stream pprt_stream;
 
 /* Where a signal found the thread's stream (signal-wrap.c's trampoline,
- * producer.c): the cursor and mask, and how many events the interrupted
- * code had stored at and after the cursor before it moved the cursor (a
- * probe stores its event, then the cursor: a signal between the two finds
- * the event ahead of the cursor, and the handler's first event goes over
- * it). */
+ * producer.c): the cursor the handler's events start at and the mask, and
+ * how many events the interrupted code had stored at and after the cursor
+ * before it moved the cursor (a probe stores its event, then the cursor:
+ * a signal between the two finds the event ahead of the cursor, and the
+ * handler's first event would go over it; the handler's events start
+ * after them instead). */
 struct pprt_handler_mark {
     uint64_t *cur;
     uintptr_t mask;
@@ -128,9 +129,9 @@ struct pprt_handler_mark {
 };
 /* Before the program's handler runs. */
 void pprt_handler_enter(struct pprt_handler_mark *m);
-/* After it: counts the interrupted code's events the handler stored over,
- * and notes where the handler's events went that the interrupted code will
- * store over, for pprt_check_handler_notes. */
+/* After it: notes where the handler's first event went, which the
+ * interrupted code stores over if it held the cursor, for
+ * pprt_check_handler_notes. */
 void pprt_handler_leave(const struct pprt_handler_mark *m);
 /* Before the calling thread's chunk C, holding N events, is published:
  * a handler's first event no longer there was overwritten by the code it

@@ -13,11 +13,16 @@
  *
  * An uninstrumented helper puts the thread's stream into each state by
  * hand, with a real event of `work` taken from the chunk, and raises the
- * signal there.  By construction `work` ran 3 times and `on_usr1` once per
- * raise; each window loses one of those events, and the profile must not
- * say exact.  "none" raises outside any probe: nothing is lost, and the
- * profile is exact (the only case a counting build, which has no cursor,
- * can run).  Prints the window, work's results and the raises on stdout. */
+ * signal there.  By construction `work` ran 3 times and the handler once.
+ * In both windows the interrupted code, when it goes on, stores over the
+ * handler's event (in "store" because the handler's events start after
+ * the one found ahead of the cursor, which stays): one event lost, and the
+ * profile must not say exact.  "jump" is the store window with a handler
+ * that leaves by siglongjmp: the interrupted probe never finishes, nothing
+ * is lost, and the profile is exact.  "none" raises outside any probe:
+ * exact too (the only case a counting build, which has no cursor, can
+ * run).  Prints the window, work's results and the raises on stdout. */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +36,15 @@ static void on_usr1(int sig)
 {
     (void)sig;
     raised++;
+}
+
+static sigjmp_buf back;
+
+static void on_usr2(int sig)
+{
+    (void)sig;
+    raised++;
+    siglongjmp(back, 1);
 }
 
 static int __attribute__((noinline)) work(int x)
@@ -47,6 +61,12 @@ window(const char *which)
         __pathprof_cur = slot; /* stored, the cursor not moved yet */
         raise(SIGUSR1);
         __pathprof_cur = slot + 1;
+    } else if (strcmp(which, "jump") == 0) {
+        uint64_t *slot = __pathprof_cur - 1;
+        if (sigsetjmp(back, 1) == 0) {
+            __pathprof_cur = slot;
+            raise(SIGUSR2); /* does not come back: the cursor stays */
+        }
     } else if (strcmp(which, "load") == 0) {
         uint64_t *slot = __pathprof_cur - 1, ev = *slot;
         *slot = 0; /* cursor loaded as SLOT, nothing stored yet */
@@ -63,6 +83,7 @@ int main(int argc, char **argv)
 {
     const char *which = argc > 1 ? argv[1] : "none";
     signal(SIGUSR1, on_usr1);
+    signal(SIGUSR2, on_usr2);
     int s = work(1) + work(5); /* the chunk's first slot is the slow path's */
     s += work(7);
     window(which);
