@@ -137,7 +137,7 @@ static inline uint32_t pathprof_meta_header_size(uint32_t version)
 #define PATHPROF_MARK_ENTER 1u
 #define PATHPROF_MARK_RESUME 2u
 /* sampling=yes in stream mode: a burst begins (payload 0) or ends (1);
-   the second word is 0 (docs/sampling.md). */
+   the second word is PATHPROF_MARK_FILLER (docs/sampling.md). */
 #define PATHPROF_MARK_BURST 3u
 #define PATHPROF_BURST_BEGIN 0u
 #define PATHPROF_BURST_END 1u
@@ -148,8 +148,15 @@ static inline uint32_t pathprof_meta_header_size(uint32_t version)
 #define PATHPROF_MARK_VPP 4u
 /* vpp=yes with PATHPROF_VPP_COUNTER: follows a VPP marker; payload: the
    second hardware counter's events over the same interval (cache misses),
-   the second word 0 (docs/vpp.md, "A second counter"). */
+   the second word PATHPROF_MARK_FILLER (docs/vpp.md, "A second
+   counter"). */
 #define PATHPROF_MARK_VPP_EVENTS 5u
+/* The second word of a marker that has nothing to say there: not 0,
+   because a zero word in a chunk is a slot nothing was stored in (the
+   stale-cursor repair and the signal trampoline read chunks so,
+   docs/streaming.md section 2).  Readers ignore it; streams and traces
+   written before hold 0 there. */
+#define PATHPROF_MARK_FILLER 1u
 /* A loop whose body is one path, counted at its exits (loop-counts=1,
    docs/algorithms.md): payload n, the second word a path event W (no
    START, no RET): W happened n more times here, exactly as if n events W

@@ -131,11 +131,11 @@ int pprt_sample_turn_marked(int vpp, int *began_out)
     int ended = before == BASE;
     if (ended) {
         pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_BURST, PATHPROF_BURST_END));
-        pprt_emit_word(0);
+        pprt_emit_word(PATHPROF_MARK_FILLER);
     }
     if (began) {
         pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_BURST, PATHPROF_BURST_BEGIN));
-        pprt_emit_word(0);
+        pprt_emit_word(PATHPROF_MARK_FILLER);
     }
     *began_out = began;
     return in;

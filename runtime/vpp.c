@@ -262,6 +262,6 @@ void __pathprof_vpp_path(uint64_t ev)
         if (e > PATHPROF_EV_INDEX_MASK >> 5)
             e = PATHPROF_EV_INDEX_MASK >> 5;
         pprt_emit_word(PATHPROF_MARK(PATHPROF_MARK_VPP_EVENTS, e));
-        pprt_emit_word(0);
+        pprt_emit_word(PATHPROF_MARK_FILLER);
     }
 }

@@ -5,6 +5,7 @@
 # paths or more must therefore be shown as estimates, never as exact
 # counts (they read about 1% of the truth at 1/100, as exact, before),
 # while its paths themselves (blpp) stay exact (tests/sampling/gotos.c).
+# Also: a sampled stream holds no zero word.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 SRC=$TAP_ROOT/tests/sampling/gotos.c
@@ -36,4 +37,29 @@ fn_paths() { pp_path_counts "$1" | awk -v f="$2" '$1 == f'; }
 is "$(fn_paths "$T/s.prof" interp)" "$(fn_paths "$T/one.prof" interp)" "1/100: interp's paths counted exactly, as at 1/1"
 k1=$(kinds "$T/one.prof")
 like "$k1" 'interp long=0/[1-9]' "1/1: every sequence is exact"
+# The stream of a sampled run holds no zero word: a zero word in a chunk
+# is a slot nothing was stored in (the signal trampoline and the stale-
+# cursor repair read chunks so, docs/streaming.md section 2), and BURST
+# markers wrote 0 as their second word.  Read from a trace's EVENTS
+# records (docs/format.md section 4).
+PATHPROF_SAMPLE=1/100 PATHPROF_ANALYZER=trace PATHPROF_TRACE=$T/s.trace "$T/g" 20000 >/dev/null ||
+    BAIL_OUT "the traced 1/100 run failed"
+words=$(perl -e 'local $/; open my $f, "<:raw", $ARGV[0] or die "$ARGV[0]: $!"; my $b = <$f>;
+    my ($pos, $zero, $bursts, $n) = (64, 0, 0, 0);
+    while ($pos + 16 <= length($b) - 8) {
+        my ($type, $tid, $len) = unpack "V V Q<", substr($b, $pos, 16);
+        if ($type == 1) {
+            for my $w (unpack "Q<*", substr($b, $pos + 16, $len)) {
+                $n++; $zero++ if $w == 0;
+                $bursts++ if ($w >> 63) && (($w >> 56) & 0x7f) == 3;
+            }
+        }
+        last if $type == 3;
+        $pos += 16 + $len;
+    }
+    print "$n $bursts $zero\n"' "$T/s.trace")
+read -r nwords nbursts nzero <<<"$words"
+note "trace: $nwords words, $nbursts BURST markers, $nzero zero words"
+ok "the sampled trace has BURST markers" test "${nbursts:-0}" -gt 0
+is "$nzero" 0 "and no zero word (the markers' second word is not 0)"
 done_testing
