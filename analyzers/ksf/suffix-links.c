@@ -147,6 +147,14 @@ static void kid_add(struct ksf_linked *l, uint32_t b, uint32_t c)
     l->nkid++;
 }
 
+int ksf_linked_use_table(struct ksf_linked *l, uint64_t pairs, uint64_t full)
+{
+    if (l->max_nodes != 0)
+        return -1;
+    l->kid_full = full;
+    return kid_reserve(l, pairs);
+}
+
 size_t ksf_linked_bytes(uint32_t max_nodes, uint32_t nslots)
 {
     return (size_t)max_nodes * (sizeof(struct ksf_node) + sizeof(uint32_t)) +

@@ -68,6 +68,10 @@ static inline uint32_t ksf_linked_link(const struct ksf_linked *l, uint32_t t)
  * the last count was added). */
 void ksf_linked_sum(struct ksf_linked *l);
 
+/* A growable L finds children through a table sized for PAIRS, grown
+ * once to FULL at its first fill (KID_GROWS), then dropped.  0, or -1. */
+int ksf_linked_use_table(struct ksf_linked *l, uint64_t pairs, uint64_t full);
+
 /* Empties it, keeping its arrays. */
 void ksf_linked_clear(struct ksf_linked *l);
 

@@ -826,14 +826,141 @@ static void run_win(const char *name, uint32_t k, int pf, int roll, unsigned D, 
     report(name, k, events, build, convert, extra);
 }
 
-static const char *const variant_names[] = {"ksf", "win", "winpf", "winh", "winpfh"};
-enum { V_KSF, V_WIN, V_WINPF, V_WINH, V_WINPFH, NV };
+/* The "link" variants: no k-SF and no windows.  Each activation keeps the
+ * k-IPF node of its longest suffix of at most k labels (and that suffix's
+ * length); a path event steps from it to the child labelled with the event
+ * (from its suffix link when it already has k labels), made with its own
+ * links when missing (suffix-links.h), and counts there.  After the last
+ * event the links' summing pass gives every shorter suffix its count, as
+ * in the conversion.  One child step per event into the k-IPF itself,
+ * and no conversion.  "linkt" finds children through the child table. */
+struct link_seq {
+    struct pp_act_stack acts;
+    uint32_t *node, *len;
+    size_t cap;
+};
+
+static void lseq_room(struct link_seq *q, size_t depth)
+{
+    if (depth <= q->cap)
+        return;
+    size_t cap = q->cap ? q->cap : 64;
+    while (cap < depth)
+        cap *= 2;
+    q->node = realloc(q->node, cap * sizeof *q->node);
+    q->len = realloc(q->len, cap * sizeof *q->len);
+    if (q->node == NULL || q->len == NULL)
+        die("out of memory", "activation states");
+    q->cap = cap;
+}
+
+static inline __attribute__((always_inline)) void link_item(struct ksf_linked *l,
+                                                          struct link_seq *q, size_t a,
+                                                          uint64_t label, uint32_t K)
+{
+    uint32_t t = q->node[a], m = q->len[a];
+    uint32_t base = m < K ? t : ksf_linked_link(l, t);
+    uint32_t c = ksf_linked_child(l, base, label);
+    if (c == 0)
+        die("out of memory", "linked k-IPF");
+    l->f.n[c].count++;
+    q->node[a] = c;
+    q->len[a] = m < K ? m + 1 : K;
+}
+
+static void link_feed(struct ksf_linked *l, struct link_seq *q, const uint64_t *ev, size_t n,
+                      uint32_t K, uint64_t *events)
+{
+    const uint64_t special = PATHPROF_EV_MARKER | PATHPROF_EV_START | PATHPROF_EV_RET;
+    uint64_t e = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = ev[i];
+        size_t depth = pp_act_depth(&q->acts);
+        if (__builtin_expect((w & special) == 0 && !q->acts.has_half && depth != 0 &&
+                                 depth <= q->cap, 1)) {
+            link_item(l, q, depth - 1, w & PATHPROF_EV_INDEX_MASK, K);
+            e++;
+            continue;
+        }
+        bool pushed;
+        size_t d = pp_act_fast_path(&q->acts, w, q->cap, &pushed);
+        if (d != 0) {
+            if (pushed)
+                q->node[d - 1] = q->len[d - 1] = 0;
+            link_item(l, q, d - 1, w & PATHPROF_EV_INDEX_MASK, K);
+            e++;
+            continue;
+        }
+        struct pp_act_step step;
+        pp_act_feed(&q->acts, w, &step);
+        if (!pp_act_step_feeds_sequence(&step))
+            continue;
+        lseq_room(q, step.depth);
+        if (step.pushed)
+            q->node[step.depth - 1] = q->len[step.depth - 1] = 0;
+        if (step.what == PP_ACT_PATH) {
+            link_item(l, q, step.depth - 1, w & PATHPROF_EV_INDEX_MASK, K);
+            e++;
+        }
+    }
+    *events += e;
+}
+
+static void run_link(const char *name, uint32_t k, int table, struct ksf_forest *ipf)
+{
+    double build = 0, convert = 0;
+    uint64_t events = 0;
+    size_t peak = 0;
+    for (uint32_t t = 0; t < nthreads; t++) {
+        if (threads[t].n == 0)
+            continue;
+        struct ksf_linked l;
+        struct link_seq q = {0};
+        if (ksf_linked_init(&l, 0, 0) != 0)
+            die("out of memory", "linked k-IPF");
+        if (table && ksf_linked_use_table(&l, 1 << 16, threads[t].n / 8) != 0)
+            die("out of memory", "child table");
+        pp_act_init(&q.acts, NULL, NULL);
+        lseq_room(&q, 64);
+        double t0 = now();
+        for (size_t i = 0; i < threads[t].n; i += BATCH) {
+            size_t n = threads[t].n - i < BATCH ? threads[t].n - i : BATCH;
+            link_feed(&l, &q, threads[t].w + i, n, k, &events);
+        }
+        double t1 = now();
+        ksf_linked_sum(&l);
+        size_t bytes = ksf_forest_bytes(&l.f) + (size_t)l.f.cap * 4 +
+                       (l.kid ? ((size_t)l.kid_mask + 1) * 8 : 0);
+        if (bytes > peak)
+            peak = bytes;
+        if (ipf->len == 1 && ipf->nroots == 0) {
+            ksf_forest_free(ipf);
+            *ipf = l.f;
+            l.f = (struct ksf_forest){0};
+        } else if (ksf_ipf_merge(ipf, &l.f) != 0) {
+            die("out of memory", "k-IPF union");
+        }
+        double t2 = now();
+        build += t1 - t0;
+        convert += t2 - t1;
+        ksf_linked_free(&l);
+        pp_act_free(&q.acts);
+        free(q.node);
+        free(q.len);
+    }
+    char extra[256];
+    snprintf(extra, sizeof extra, "k-IPF %u nodes  data peak %.1f MB", ipf->len - 1, peak / 1e6);
+    report(name, k, events, build, convert, extra);
+}
+
+static const char *const variant_names[] = {"ksf", "win", "winpf", "winh", "winpfh", "link", "linkt"};
+enum { V_KSF, V_WIN, V_WINPF, V_WINH, V_WINPFH, V_LINK, V_LINKT, NV };
 
 int main(int argc, char **argv)
 {
     unsigned D = 16;
     double load = 0.5;
-    bool want[NV] = {true, true, true, true, true}, compare = true;
+    bool want[NV] = {true, true, true, true, true, true, true}, compare = true;
     int opt;
     while ((opt = getopt(argc, argv, "v:d:l:n")) != -1) {
         switch (opt) {
@@ -845,7 +972,7 @@ int main(int argc, char **argv)
                 for (i = 0; i < NV && strcmp(v, variant_names[i]) != 0; i++)
                     ;
                 if (i == NV)
-                    die("unknown variant (ksf, win, winpf, winh, winpfh)", v);
+                    die("unknown variant (ksf, win, winpf, winh, winpfh, link, linkt)", v);
                 want[i] = true;
             }
             free(list);
@@ -910,7 +1037,10 @@ int main(int argc, char **argv)
             if (ksf_forest_init(&ipf) != 0)
                 die("out of memory", "k-IPF");
             int pf = v == V_WINPF || v == V_WINPFH, roll = v == V_WIN || v == V_WINPF;
-            run_win(variant_names[v], k, pf, roll, D, load, &ipf);
+            if (v == V_LINK || v == V_LINKT)
+                run_link(variant_names[v], k, v == V_LINKT, &ipf);
+            else
+                run_win(variant_names[v], k, pf, roll, D, load, &ipf);
             if (have_ref && compare) {
                 double t0 = now();
                 int rc = same_ipf(&ref, &ipf);
