@@ -52,6 +52,17 @@ endif
 # runtime does by design (it restarts its analyzers there): tests about
 # fork are skipped under it, and die_after_fork stays on (with it off TSan
 # reports a "dup thread" or hangs).
+# TSan's own start-up (before main, before its runtime is ready) installs
+# its signal handlers through sigaction, which libpathprof.so wraps
+# (runtime/signal-wrap.c): an instrumented wrapper then called into TSan's
+# unready runtime and every program crashed before main.  The wrapper and
+# the lookup of the C library's function behind it (libc-next.c) are
+# therefore built without TSan; they hold no state another thread races on
+# but the handler table, which is atomic.
+ifneq ($(filter thread,$(subst $(comma), ,$(SANITIZE))),)
+$(BUILD)/obj/runtime/signal-wrap.o $(BUILD)/obj/runtime/libc-next.o: CFLAGS += -fno-sanitize=thread
+endif
+
 SAN_LOGS := $(abspath $(BUILD))/reports
 SAN_TEST_ENV := PATHPROF_BUILD=$(abspath $(BUILD)) PP_SANITIZER_LOGS=$(SAN_LOGS) \
     PATHPROF_TEST_TIMEOUT=$(or $(PATHPROF_TEST_TIMEOUT),1800) \

@@ -42,6 +42,7 @@ static int parse_pause(const char *value, struct pprt_config *cfg);
 static int parse_accumulate_delay(const char *value, struct pprt_config *cfg);
 static int parse_k(const char *value, struct pprt_config *cfg);
 static int parse_ksf_workers(const char *value, struct pprt_config *cfg);
+static int parse_ksf_build(const char *value, struct pprt_config *cfg);
 static int parse_prune(const char *value, struct pprt_config *cfg);
 static int parse_wpp_max(const char *value, struct pprt_config *cfg);
 static int parse_sample(const char *value, struct pprt_config *cfg);
@@ -79,6 +80,9 @@ static const struct env_var env_vars[] = {
     {"PATHPROF_KSF_WORKERS", "0",
      "a number of k-SF worker threads per ksf analyzer thread from 0 (none) to 16",
      parse_ksf_workers},
+    {"PATHPROF_KSF_BUILD", "links",
+     "links (the k-IPF built through suffix links) or slabs (the k-SF of Fig. 6, then Fig. 7) (ksf)",
+     parse_ksf_build},
     {"PATHPROF_PRUNE", "off",
      "off, or a memory size per analyzer thread from 64K to 1T, like 65536, 512K, 16M or 1G "
      "(ksf-pruned)", parse_prune},
@@ -310,6 +314,19 @@ static int parse_ksf_workers(const char *value, struct pprt_config *cfg)
     if (parse_number(value, 0, 16, &v) != 0)
         return -1;
     cfg->ksf_workers = (uint32_t)v;
+    return 0;
+}
+
+/* How the ksf analyzer builds its k-IPF (docs/kiterations.md, "Building
+ * the k-IPF through suffix links"): the same k-IPF either way. */
+static int parse_ksf_build(const char *value, struct pprt_config *cfg)
+{
+    if (strcmp(value, "links") == 0)
+        cfg->ksf_links = 1;
+    else if (strcmp(value, "slabs") == 0)
+        cfg->ksf_links = 0;
+    else
+        return -1;
     return 0;
 }
 

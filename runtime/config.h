@@ -44,6 +44,7 @@ struct pprt_config {
     uint64_t test_accumulate_delay_ms; /* PATHPROF_TEST_ACCUMULATE_DELAY_MS */
     uint32_t k;                 /* PATHPROF_K: the ksf analyzer's k */
     uint32_t ksf_workers;       /* PATHPROF_KSF_WORKERS: per ksf instance, 0 = none */
+    int ksf_links;              /* PATHPROF_KSF_BUILD: 1 links (the default), 0 slabs */
     uint64_t prune_bytes;       /* PATHPROF_PRUNE: ksf-pruned's budget, 0 = off */
     uint64_t wpp_max_bytes;     /* PATHPROF_WPP_MAX: wpp's grammar memory per thread */
     /* Sampling (docs/sampling.md), read by code built with sampling=yes. */

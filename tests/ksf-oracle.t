@@ -8,17 +8,22 @@
 # counts (the whole forest for k = 1).  Property 2 (k-IPF in (k+1)-IPF)
 # on deterministic single-threaded programs.  Loops, recursion, longjmp,
 # exit/abort, C++ exceptions, threads with 1 and 2 analyzer threads.
+# Both builds of the k-IPF: through suffix links (PATHPROF_KSF_BUILD=links,
+# the default) for every k, and through the k-SF of Fig. 6 and Fig. 7
+# (slabs) at -O2 for k = 2, 4, 8.
 . "$(dirname "$0")/lib/tap.sh"
 pp_require_build
 ORACLE=$TAP_ROOT/tests/ksf/oracle.pl
 STREAM=-fplugin-arg-pathprof-mode=stream
 KS="1 2 3 4 8 16"
 
-# one NAME BIN ARGS...: runs BIN for every k and checks each profile
+# one NAME BIN ARGS...: runs BIN for every k of $KS, built the $BUILD way
+# (links when unset), and checks each profile
 one() {
     local name=$1 k out rc; shift
     for k in $KS; do
         R=$T/$name-k$k
+        PATHPROF_KSF_BUILD=${BUILD:-links} \
         PATHPROF_ANALYZER=ksf,blpp,trace PATHPROF_K=$k PATHPROF_OUT=$R.out \
             PATHPROF_TRACE=$R.trace PATHPROF_QUIET=1 "$@" >"$R.stdout" 2>"$R.stderr"
         if [ ! -s "$R.out" ] || [ ! -s "$R.trace" ]; then
@@ -40,6 +45,7 @@ for src in "$TAP_ROOT"/tests/programs/*.c; do
     for O in -O0 -O2; do
         if pp_cc "$T/$base$O" "$src" $STREAM $O "${extra[@]}"; then
             one "$base$O" "$T/$base$O"
+            [ "$O" = -O2 ] && KS="2 4 8" BUILD=slabs one "$base$O-slabs" "$T/$base$O"
             if [ "$base" != threads ]; then
                 NAME=$base$O
                 set -- $KS; a=$1; shift
@@ -53,7 +59,7 @@ for src in "$TAP_ROOT"/tests/programs/*.c; do
                 done
             fi
         else
-            skip "$base$O did not build" 11
+            skip "$base$O did not build" $([ "$O" = -O2 ] && echo 14 || echo 11)
         fi
     done
 done

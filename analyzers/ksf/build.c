@@ -2,19 +2,55 @@
  * path (build.h): set-up and the root lookup find(R, r). */
 #include "build.h"
 
+#include "ipf.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-int ksf_builder_init(struct ksf_builder *b, uint32_t k)
+int ksf_builder_init_links(struct ksf_builder *b, uint32_t k, int links)
 {
     memset(b, 0, sizeof *b);
     b->k = k;
+    b->links = links && k >= 2;
+    if (b->links)
+        return ksf_linked_init(&b->lk, 0, 0);
     return ksf_forest_init(&b->f);
+}
+
+int ksf_builder_init(struct ksf_builder *b, uint32_t k)
+{
+    return ksf_builder_init_links(b, k, 0);
 }
 
 void ksf_builder_free(struct ksf_builder *b)
 {
+    if (b->links)
+        ksf_linked_free(&b->lk);
+    else
+        ksf_forest_free(&b->f);
+}
+
+int ksf_builder_to_ipf(struct ksf_builder *b, struct ksf_forest *ipf, struct ksf_level *levels,
+                       uint32_t nlevels)
+{
+    if (!b->links)
+        return ksf_make_k_ipf_shape(&b->f, b->k, ipf, levels, nlevels);
+    if (b->f.failed) {
+        ipf->failed = 1;
+        return -1;
+    }
+    ksf_linked_sum(&b->lk);
+    free(b->f.run_memo); /* names nodes of a forest that leaves the builder */
+    b->f.run_memo = NULL;
+    if (ipf->len == 1 && ipf->nroots == 0 && !ipf->failed) {
+        ksf_forest_free(ipf);
+        *ipf = b->f; /* taken: the builder keeps an empty forest */
+        b->f = (struct ksf_forest){0};
+        return 0;
+    }
+    int rc = ksf_ipf_merge(ipf, &b->f);
     ksf_forest_free(&b->f);
+    return rc;
 }
 
 /* Fig. 6 lines 8-11: find(R, r), adding the root when missing.  Counted
@@ -27,7 +63,15 @@ uint32_t ksf_find_root(struct ksf_builder *b, uint64_t r)
     if (b->last_root != 0 && b->last_label == r)
         return b->last_root;
     int inserted;
-    uint32_t root = ksf_root(&b->f, r, &inserted);
+    uint32_t root;
+    if (b->links) {
+        /* A root of the linked forest: its link (phi) set with it. */
+        uint32_t had = b->f.nroots;
+        root = ksf_linked_child(&b->lk, 0, r);
+        inserted = b->f.nroots != had;
+    } else {
+        root = ksf_root(&b->f, r, &inserted);
+    }
     b->hash_ops += (uint64_t)inserted;
     if (root != 0) {
         b->last_label = r;
@@ -221,10 +265,31 @@ static void run_stepped(struct ksf_builder *b, struct ksf_state *s, uint64_t r, 
         ksf_item(b, s, r);
 }
 
+/* ksf_run built through links: after k steps of R the longest suffix is
+ * R^k, whose link is R^(k - 1), whose child R is R^k again: every later
+ * step counts at R^k, so they are one addition. */
+static void run_linked(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
+{
+    uint64_t j = 0;
+    b->events += len;
+    for (; j < len && j < b->k; j++)
+        if (ksf_link_walk(b, s, r, 1) == 0) {
+            for (j++; j < len; j++)
+                (void)ksf_link_walk(b, s, r, 1);
+            return;
+        }
+    if (j < len)
+        b->f.n[s->tau].count += len - j;
+}
+
 void ksf_run(struct ksf_builder *b, struct ksf_state *s, uint64_t r, uint64_t len)
 {
     if (len == 0)
         return;
+    if (b->links) {
+        run_linked(b, s, r, len);
+        return;
+    }
     struct run_memo *m = b->k > 1 ? run_memo(b) : NULL;
     if (m != NULL) {
         uint64_t h = (r ^ ((uint64_t)s->tau << 20) ^ ((uint64_t)s->beta << 40) ^ s->n) * 0x9E3779B97F4A7C15ull;

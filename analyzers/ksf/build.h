@@ -15,18 +15,29 @@
 #define PATHPROF_KSF_BUILD_H
 
 #include "forest.h"
+#include "suffix-links.h"
 
 #pragma GCC visibility push(hidden)
 
 #define KSF_MAX_K 64
 
+/* Per activation.  Built through suffix links (ksf_builder.links), tau
+ * is the node of the activation's longest suffix of at most k IDs, n that
+ * suffix's length, and beta is unused. */
 struct ksf_state {
     uint32_t tau, beta; /* Fig. 6's top and bottom nodes, 0 = null */
     uint32_t n;         /* n mod (k - 1): IDs since the segment began */
 };
 
 struct ksf_builder {
-    struct ksf_forest f;
+    /* The k-SF (Fig. 6); or, with LINKS, the k-IPF itself, built through
+     * suffix links (lk: the same forest, f, with its links; counts are
+     * each node's own until ksf_builder_to_ipf sums them). */
+    union {
+        struct ksf_forest f;
+        struct ksf_linked lk;
+    };
+    int links;
     uint32_t k;
     uint64_t events;   /* BL path IDs processed */
     uint64_t hash_ops; /* find(R, r) and root inserts, as Fig. 9 counts them */
@@ -37,8 +48,21 @@ struct ksf_builder {
     uint32_t last_root;
 };
 
+/* A builder of the k-SF, Fig. 6 (ksf-pruned, the tests of the paper's
+ * figures), or with LINKS (and k >= 2; k = 1 has only roots either way)
+ * of the k-IPF through suffix links (docs/kiterations.md, "Building the
+ * k-IPF through suffix links"). */
 int ksf_builder_init(struct ksf_builder *b, uint32_t k);
+int ksf_builder_init_links(struct ksf_builder *b, uint32_t k, int links);
 void ksf_builder_free(struct ksf_builder *b);
+
+/* B's forest into IPF (counts added; IPF may hold other threads'): the
+ * conversion of Fig. 7, the k-SF's shape added to LEVELS; or, built
+ * through links, the summing pass, and the forest taken as it is when IPF
+ * is empty.  B's forest is spent either way.  0, or -1 when out of memory
+ * (IPF->failed). */
+int ksf_builder_to_ipf(struct ksf_builder *b, struct ksf_forest *ipf, struct ksf_level *levels,
+                       uint32_t nlevels);
 
 /* Fig. 6 lines 1-4: the "*" marker, an activation begins. */
 static inline void ksf_star(struct ksf_state *s)
@@ -86,6 +110,40 @@ static inline __attribute__((always_inline)) uint32_t ksf_count_root(struct ksf_
     return root;
 }
 
+/* The step of an activation built through suffix links: from the node
+ * of its longest suffix (from that node's link when the suffix already
+ * has k IDs) to the child labelled R, made with its links when missing,
+ * where WEIGHT counts.  Why it is exact: the n-grams (n <= k) that end at
+ * this event are the suffixes of its last k IDs; the longest counts here,
+ * and the summing pass adds every node's count into its link's, so each
+ * shorter suffix gets it too (suffix-links.h). */
+static inline __attribute__((always_inline)) uint32_t ksf_link_walk(struct ksf_builder *b,
+                                                                    struct ksf_state *s,
+                                                                    uint64_t r, uint64_t weight)
+{
+    struct ksf_forest *f = &b->f;
+    uint32_t c;
+    if (s->n == 0) {
+        c = ksf_root_fast(b, r);
+    } else {
+        uint32_t base = s->n < b->k ? s->tau : ksf_linked_link(&b->lk, s->tau);
+        c = base ? f->n[base].child : 0;
+        if (base == 0)
+            c = ksf_root_fast(b, r);
+        else if (__builtin_expect(c == 0 || f->n[c].label != r, 0))
+            c = ksf_linked_child(&b->lk, base, r);
+    }
+    if (__builtin_expect(c == 0, 0)) {
+        b->lost += weight != 0;
+        ksf_star(s);
+        return 0;
+    }
+    f->n[c].count += weight;
+    s->tau = c;
+    s->n += s->n < b->k;
+    return c;
+}
+
 /* Fig. 6 lines 6-31 for k >= 2, without the event count (the batch loop
  * counts its events in a register: b->events is a uint64_t store that
  * the compiler could not move past the count updates). */
@@ -93,6 +151,8 @@ static inline __attribute__((always_inline)) uint32_t ksf_walk(struct ksf_builde
                                                                struct ksf_state *s, uint64_t r,
                                                                uint64_t weight)
 {
+    if (b->links)
+        return ksf_link_walk(b, s, r, weight);
     struct ksf_forest *f = &b->f;
     uint32_t tau, beta = s->beta;
     if (s->n == 0) { /* n mod (k-1) = 0: a new segment (lines 7-11) */

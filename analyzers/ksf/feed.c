@@ -187,7 +187,8 @@ void ksf_feed(struct ksf_builder *b, struct ksf_seq *q, const uint64_t *ev, size
                     ksf_star(sp); /* out of memory */
                     continue;
                 }
-                *sp = (struct ksf_state){.tau = root, .beta = 0, .n = b->k == 2 ? 0 : 1};
+                /* (Built through links: the longest suffix, one ID.) */
+                *sp = (struct ksf_state){.tau = root, .beta = 0, .n = b->links || b->k != 2};
                 continue;
             }
             (void)ksf_walk(b, sp, r, 1);

@@ -63,7 +63,7 @@ static struct ksf_pool *start_workers(uint32_t k)
     int cpus[16];
     for (uint32_t i = 0; i < n; i++)
         cpus[i] = worker_cpu(inst, i);
-    struct ksf_pool *p = ksf_pool_create(k, n, cpus);
+    struct ksf_pool *p = ksf_pool_create(k, n, cpus, pprt_config.ksf_links);
     if (p == NULL)
         pprt_warning("ksf: cannot start %u k-SF worker threads (PATHPROF_KSF_WORKERS); "
                      "the analyzer thread builds the k-SF itself", n);
@@ -101,7 +101,7 @@ static void *ksf_thread_begin(void *a, uint32_t tid)
         ksf_owner_init(t->own, an->k);
         return t;
     }
-    if (ksf_builder_init(&t->b, an->k) != 0) {
+    if (ksf_builder_init_links(&t->b, an->k, pprt_config.ksf_links) != 0) {
         free(t);
         return NULL;
     }
@@ -146,7 +146,7 @@ static void ksf_thread_end(void *a, void *tp)
     ksf_stats_add_thread(&an->st, &t->b);
     if (t->b.f.failed)
         an->ipf.failed = 1;
-    ksf_make_k_ipf_shape(&t->b.f, an->k, &an->ipf, an->st.level, KSF_MAX_LEVELS);
+    ksf_builder_to_ipf(&t->b, &an->ipf, an->st.level, KSF_MAX_LEVELS);
     /* An orphan is a repair too: an activation invented for a path
      * whose start the stack never saw (coroutines, lost events). */
     if (t->q.acts.resync || t->q.acts.orphan)
@@ -194,7 +194,7 @@ static void ksf_reset_stream(void *a, void *tp)
     (void)a;
     if (t == NULL || t->own != NULL)
         return;
-    if (ksf_builder_init(&fresh, t->b.k) != 0) {
+    if (ksf_builder_init_links(&fresh, t->b.k, t->b.links) != 0) {
         t->b.f.failed = 1;
         return;
     }

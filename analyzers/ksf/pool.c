@@ -49,7 +49,7 @@ static void convert(struct worker *w)
 {
     if (w->converted)
         return;
-    ksf_make_k_ipf_shape(&w->b.f, w->pool->k, &w->ipf, w->shape, KSF_MAX_LEVELS);
+    ksf_builder_to_ipf(&w->b, &w->ipf, w->shape, KSF_MAX_LEVELS);
     w->converted = 1;
 }
 
@@ -110,7 +110,7 @@ static int start(struct worker *w)
     return err;
 }
 
-struct ksf_pool *ksf_pool_create(uint32_t k, uint32_t nworkers, const int *cpus)
+struct ksf_pool *ksf_pool_create(uint32_t k, uint32_t nworkers, const int *cpus, int links)
 {
     struct ksf_pool *p = calloc(1, sizeof *p + nworkers * sizeof p->w[0]);
     if (p == NULL)
@@ -126,7 +126,7 @@ struct ksf_pool *ksf_pool_create(uint32_t k, uint32_t nworkers, const int *cpus)
         w->cpu = cpus ? cpus[i] : -1;
         pthread_cond_init(&w->wake, NULL);
         ksf_seq_init(&w->q);
-        if (ksf_builder_init(&w->b, k) != 0 || ksf_forest_init(&w->ipf) != 0) {
+        if (ksf_builder_init_links(&w->b, k, links) != 0 || ksf_forest_init(&w->ipf) != 0) {
             p->n = i + 1; /* free what was set up */
             ksf_pool_free(p);
             return NULL;

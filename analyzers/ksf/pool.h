@@ -29,7 +29,7 @@ struct ksf_pool;
 /* NWORKERS workers for k-SFs of K; worker i pinned to CPUS[i] unless it is
  * -1 (or the pinning fails: then unpinned).  NULL when not one could be
  * started (out of memory, no threads). */
-struct ksf_pool *ksf_pool_create(uint32_t k, uint32_t nworkers, const int *cpus);
+struct ksf_pool *ksf_pool_create(uint32_t k, uint32_t nworkers, const int *cpus, int links);
 
 /* Hands job J over (the pool frees it); blocks while every worker has
  * enough queued work, which throttles the producer through the runtime's

@@ -10,7 +10,7 @@ void ksf_stats_add_thread(struct ksf_stats *st, const struct ksf_builder *b)
     st->events += b->events;
     st->hash_ops += b->hash_ops;
     st->lost += b->lost;
-    st->ksf_nodes += b->f.len - 1;
+    st->ksf_nodes += b->links ? 0 : b->f.len - 1; /* no k-SF: 0 (docs/format.md, KIPF) */
 }
 
 void ksf_stats_merge(struct ksf_stats *into, const struct ksf_stats *from)

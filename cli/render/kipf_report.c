@@ -23,13 +23,21 @@ static void out_section(FILE *out, const struct pp_kipf *k)
     fprintf(out, "k          %" PRIu32 " (sequences of up to %" PRIu32 " BL paths), %" PRIu64
                  " thread%s, %" PRIu64 " path events\n", k->k, k->k, k->threads,
             k->threads == 1 ? "" : "s", k->events);
-    fprintf(out, "k-SF       %" PRIu64 " nodes, %" PRIu64 " hash operations; average degree "
-                 "per level", k->ksf_nodes, k->hash_ops);
-    for (i = 0; i < k->nlevels; i++) {
-        if (k->levels[i].internal)
-            fprintf(out, " %.2f", (double)k->levels[i].children / (double)k->levels[i].internal);
-        else
-            fputs(" -", out);
+    if (k->ksf_nodes == 0 && k->events > 0 && k->k > 1) {
+        /* No k-SF, yet events: the runtime built the k-IPF through suffix
+         * links (PATHPROF_KSF_BUILD=links; docs/format.md, KIPF). */
+        fprintf(out, "k-SF       none: the k-IPF was built through suffix links, %" PRIu64
+                     " hash operations", k->hash_ops);
+    } else {
+        fprintf(out, "k-SF       %" PRIu64 " nodes, %" PRIu64 " hash operations; average degree "
+                     "per level", k->ksf_nodes, k->hash_ops);
+        for (i = 0; i < k->nlevels; i++) {
+            if (k->levels[i].internal)
+                fprintf(out, " %.2f",
+                        (double)k->levels[i].children / (double)k->levels[i].internal);
+            else
+                fputs(" -", out);
+        }
     }
     fprintf(out, "\nk-IPF      %" PRIu64 " nodes, %" PRIu64 " roots, %" PRIu64
                  " leaves, average leaf depth %.2f%s\n", k->kipf_nodes, k->nroots, k->leaves,

@@ -141,7 +141,7 @@ static void run(const uint64_t *v, size_t n, uint32_t k, int w, double *build, d
         struct ksf_stats st;
         memset(&st, 0, sizeof st);
         ksf_owner_init(&o, k);
-        struct ksf_pool *p = w > 0 ? ksf_pool_create(k, (uint32_t)w, NULL) : NULL;
+        struct ksf_pool *p = w > 0 ? ksf_pool_create(k, (uint32_t)w, NULL, 0) : NULL;
         if (w > 0 && p == NULL) {
             fprintf(stderr, "ksf-fanout: cannot start %d workers\n", w);
             exit(1);

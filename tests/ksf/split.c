@@ -195,7 +195,7 @@ static struct result pooled(const uint64_t *ev, size_t n, uint32_t k, uint32_t n
     memset(&st, 0, sizeof st);
     ksf_owner_init(&o, k);
     ksf_forest_init(&ipf);
-    struct ksf_pool *p = ksf_pool_create(k, nw, NULL);
+    struct ksf_pool *p = ksf_pool_create(k, nw, NULL, nw % 2);
     struct result r = {NULL, 0, 0, 0};
     if (p == NULL) {
         r.text = strdup("no pool");
@@ -232,7 +232,7 @@ static void fork_case(const uint64_t *ev, size_t n, const char *want)
 #ifndef __SANITIZE_THREAD__
     struct ksf_owner o;
     ksf_owner_init(&o, 4);
-    struct ksf_pool *p = ksf_pool_create(4, 2, NULL);
+    struct ksf_pool *p = ksf_pool_create(4, 2, NULL, 1);
     if (p == NULL) {
         ok(0, "fork: a pool");
         return;
