@@ -13,15 +13,21 @@ export PATHPROF_QUIET=1 PATHPROF_ANALYZER=vpp PATHPROF_SAMPLE=1/1
 pp_cc "$T/vary" "$SRC" -O2 -fplugin-arg-pathprof-vpp=yes -fplugin-arg-pathprof-exclude=burn \
     || BAIL_OUT "vary.c does not build with vpp=yes"
 
-# The default threshold sets nothing of these paths aside: the reference
+# The default threshold (2^24 ticks, docs/vpp.md) sets aside only what a
+# preemption stretched: on a loaded machine one of spin's ~200 timings now
+# and then (2 runs in 6 beside vpp.t on 2 cores), so at most 2 and 1%.
 PATHPROF_OUT=$T/ref.prof "$T/vary" 20000 5000 >"$T/ref.out"
 cal=$(sed -n 's/^calibrated //p' "$T/ref.out")
 ok "the program calibrated its work ($cal ticks)" test "${cal:-0}" -gt 1000
 "$PP_CLI" vpp "$T/ref.prof" --all --json >"$T/ref.json"
-spin_ref=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my $o = 0;
-    $o += $_->{outliers} for grep { $_->{function} eq "spin" } @{$j->{paths}}, @{$j->{single}};
-    print $o' <"$T/ref.json")
-is "$spin_ref" 0 "default threshold: no timing of spin's paths set aside"
+read -r spin_out spin_all <<<"$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my ($o, $n) = (0, 0);
+    for (grep { $_->{function} eq "spin" } @{$j->{paths}}, @{$j->{single}}) {
+        $o += $_->{outliers}; $n += $_->{outliers} + ($_->{samples} // 0);
+    }
+    print "$o $n"' <"$T/ref.json")"
+note "default threshold: $spin_out of spin's $spin_all timings set aside"
+ok "default threshold: spin's timings kept, but for a preempted one or two ($spin_out of $spin_all)" \
+    test "${spin_all:-0}" -gt 0 -a "${spin_out:-99}" -le 2 -a $((spin_out * 100)) -le "${spin_all:-0}"
 
 # Threshold at half the calibrated work
 thr=$((cal / 2))
