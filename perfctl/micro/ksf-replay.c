@@ -20,6 +20,9 @@
  *       -o ksf-replay
  *   ./ksf-replay TRACE [k ...]      (default k = 8)
  *   ./ksf-replay --prune BYTES TRACE [k ...]
+ *   ./ksf-replay --links TRACE [k ...]   (the analyzer's default build,
+ *       PATHPROF_KSF_BUILD=links: the k-IPF through suffix links, no k-SF;
+ *       "convert" is then the summing pass, the k-SF figures are its forest's)
  *   ./ksf-replay --build-only TRACE [k ...]   (no Fig. 7: for cachegrind,
  *       whose per-function counts then hold the build and the trace's
  *       reading only)
@@ -122,7 +125,7 @@ static void shape(const struct ksf_forest *f, uint64_t *nodes_with_children, uin
     *mean_fanout = parents ? (double)edges / parents : 0;
 }
 
-static int build_only;
+static int build_only, links;
 
 static void replay(uint32_t k)
 {
@@ -138,7 +141,7 @@ static void replay(uint32_t k)
             continue;
         struct ksf_builder b;
         struct ksf_seq q;
-        if (ksf_builder_init(&b, k) != 0)
+        if (ksf_builder_init_links(&b, k, links) != 0)
             die("out of memory", "k-SF");
         ksf_seq_init(&q);
         double t0 = now();
@@ -148,19 +151,19 @@ static void replay(uint32_t k)
         }
         double t1 = now();
         sf_hash = forest_hash(&b.f, sf_hash);
+        sf_nodes += b.f.len - 1;
+        if (t == 0)
+            shape(&b.f, &parents, &maxf, &meanf);
         t1 = now();
         if (!build_only)
-            ksf_make_k_ipf(&b.f, k, &ipf);
+            ksf_builder_to_ipf(&b, &ipf, NULL, 0);
         double t2 = now();
         build += t1 - t0;
         convert += t2 - t1;
         events += b.events;
         words += threads[t].n;
-        sf_nodes += b.f.len - 1;
         hash_ops += b.hash_ops;
         lost += b.lost;
-        if (t == 0)
-            shape(&b.f, &parents, &maxf, &meanf);
         ksf_seq_free(&q);
         ksf_builder_free(&b);
     }
@@ -240,6 +243,9 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[1], "--build-only") == 0) {
         build_only = 1;
         a = 2;
+    } else if (argc > 2 && strcmp(argv[1], "--links") == 0) {
+        links = 1;
+        a = 2;
     } else if (argc > 3 && strcmp(argv[1], "--prune") == 0) {
         char *end;
         budget = strtoull(argv[2], &end, 10);
@@ -252,7 +258,7 @@ int main(int argc, char **argv)
         a = 3;
     }
     if (argc <= a) {
-        fprintf(stderr, "usage: ksf-replay [--prune BYTES | --build-only] TRACE [k ...]\n");
+        fprintf(stderr, "usage: ksf-replay [--prune BYTES | --build-only | --links] TRACE [k ...]\n");
         return 2;
     }
     read_trace(argv[a]);
