@@ -287,8 +287,16 @@ static bool fig7(const struct rules *R, const uint64_t *cost, uint32_t min_len,
             uint64_t c = x >> 1;
             for (uint32_t j = 0; j < f.prefix[c].n; j++)
                 append_terminal(&f, r, &sub, f.prefix[c].t[j]);
-            if (!f.covers[c])
-                sub = f.suffix[c]; /* the child is wider than its prefix */
+            if (!f.covers[c]) {
+                /* The child is wider than its prefix: the window goes on
+                 * from the child's suffix, and this rule's prefix, which
+                 * lacks the child's middle, ends here (it would no longer
+                 * be the start of this rule's expansion: found on a
+                 * -O0 build, whose hot subpaths were not in the trace). */
+                sub = f.suffix[c];
+                f.covers[r] = false;
+                f.frozen[r] = true;
+            }
         }
         f.suffix[r] = sub;
     }
