@@ -45,6 +45,10 @@ static TLS struct pp_channel *my_channel;
  * handler (or an instrumented malloc) that interrupts it is counted late
  * rather than stored into a chunk being swapped. */
 static TLS int in_slow;
+/* Signal handlers of the program running on this thread, under
+ * signal-wrap.c's trampoline (one that left by siglongjmp stays counted:
+ * the thread then no longer helps its analyzer, which costs time only). */
+static TLS uint32_t handler_depth;
 
 /* cur == &late_sentinel[0], mask 0: this thread's events are late. */
 static uint64_t late_sentinel[1];
@@ -149,7 +153,10 @@ static struct pp_chunk *wait_empty(struct pp_channel *ch)
             moved = t;
         }
         uint64_t patience = 4 * __atomic_load_n(&an->chunk_ns, __ATOMIC_RELAXED);
-        if ((__atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) != 0 ||
+        /* Not from a signal handler: the analyzers allocate as they
+         * consume, which a handler may not (TSan reported it). */
+        if (handler_depth == 0 &&
+            (__atomic_load_n(&an->wake.sleepers, __ATOMIC_RELAXED) != 0 ||
              t - moved >= (patience > SPIN_NS ? patience : SPIN_NS)) &&
             pprt_analyzer_help(ch) > 0 && (c = pp_channel_take_empty(ch)) != NULL)
             break;
@@ -207,6 +214,7 @@ static int mid_chunk(const uint64_t *cur, uintptr_t mask)
 
 void pprt_handler_enter(struct pprt_handler_mark *m)
 {
+    handler_depth++;
     m->cur = __pathprof_cur;
     m->mask = __pathprof_mask;
     m->ahead = 0;
@@ -235,6 +243,7 @@ void pprt_handler_enter(struct pprt_handler_mark *m)
 
 void pprt_handler_leave(const struct pprt_handler_mark *m)
 {
+    handler_depth--;
     uint64_t *before = m->cur, *after = __pathprof_cur;
     /* Nothing emitted; or no chunk, or the handler's first event went to
      * the slow path (a chunk's first slot), or its events left the chunk
@@ -439,6 +448,11 @@ PUBLIC void __pathprof_emit_slow(uint64_t ev)
 }
 
 void pprt_vfork_prepare(void)
+{
+    pprt_attach_early();
+}
+
+void pprt_attach_early(void)
 {
     if (my_channel != NULL || __pathprof_cur != NULL || in_slow || pprt_analyzer_self() ||
         pprt_stream_tus_total() == 0 || (pprt_is_set_up() && getpid() != pprt_process_pid()))

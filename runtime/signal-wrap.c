@@ -28,6 +28,7 @@
 #include "libc-next.h"
 #include "message.h"
 #include "pathprof-abi.h"
+#include "stream-tus.h"
 #include "stream.h"
 
 #include <errno.h>
@@ -110,6 +111,13 @@ PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old
             give_back(sig, old);
         return rc;
     }
+    /* A handler's first event must not be the thread's (and perhaps the
+     * process's) first: attaching allocates, which a handler may not.
+     * Only once a stream TU registered: before, stream mode is off, and
+     * TSan's own start-up, which comes through here, must not call into
+     * code built with TSan. */
+    if (pprt_stream_tus_total() != 0)
+        pprt_attach_early();
     /* The previous handler, as the program knows it, before ours changes */
     struct sigaction prev;
     if (old != NULL && real(sig, NULL, &prev) == 0)

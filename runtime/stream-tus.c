@@ -24,12 +24,9 @@ static uint64_t next_path_base = 1, next_fn_base = 1;
 /* The table's count, kept apart: application threads ask for it (vfork,
  * the profile's writer), and they hold no RCU read lock, so they may not
  * read a table that a registration is replacing. */
-static uint64_t registered;
-
-uint64_t pprt_stream_tus_total(void)
-{
-    return __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
-}
+uint64_t pprt_stream_tus_registered;
+/* Its count, read by pprt_stream_tus_total (stream-tus.h). */
+#define registered pprt_stream_tus_registered
 
 static int append(struct pprt_stream_tu *tu)
 {

@@ -67,8 +67,14 @@ void pprt_stream_tus_zero_derived(void);
  * into NAME. */
 int pprt_stream_tus_plain_derived(char *name, size_t size);
 
-/* How many stream TUs ever registered (any thread). */
-uint64_t pprt_stream_tus_total(void);
+/* How many stream TUs ever registered (any thread).  Inline, so that
+ * signal-wrap.c, built without TSan, can ask before TSan's runtime is
+ * ready (TSan's start-up installs its handlers through our sigaction). */
+extern uint64_t pprt_stream_tus_registered;
+static inline uint64_t pprt_stream_tus_total(void)
+{
+    return __atomic_load_n(&pprt_stream_tus_registered, __ATOMIC_ACQUIRE);
+}
 
 #pragma GCC visibility pop
 

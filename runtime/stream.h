@@ -133,6 +133,14 @@ void pprt_handler_enter(struct pprt_handler_mark *m);
  * interrupted code stores over if it held the cursor, for
  * pprt_check_handler_notes. */
 void pprt_handler_leave(const struct pprt_handler_mark *m);
+/* Attaches the calling thread to the stream now (starting the stream when
+ * it is the first), in ordinary context, when stream mode is on and it has
+ * no channel yet: vfork (vfork-wrap.c) and the installation of a signal
+ * handler (signal-wrap.c), so that neither a vfork child nor a handler's
+ * first event has to allocate (malloc is not async-signal-safe, and a
+ * first attach from a handler called it: TSan reported it). */
+void pprt_attach_early(void);
+
 /* Before the calling thread's chunk C, holding N events, is published:
  * a handler's first event no longer there was overwritten by the code it
  * interrupted (counted `interrupted` and `late`). */
