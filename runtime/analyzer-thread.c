@@ -458,19 +458,11 @@ static void *analyzer_main(void *arg)
     return NULL;
 }
 
-/* Named by its creator, so that the name is there once the creator goes
- * on (the thread named itself before, and a look at the process's threads
- * right after start-up could find it still under the program's name:
- * tests/stream-env.t, 1 run in 12 on a loaded machine). */
 static int create(struct pprt_analyzer *an, int cpu)
 {
-    int rc = pprt_thread_start(&an->thread, cpu, analyzer_main, an);
-    if (rc == 0) {
-        char name[16];
-        snprintf(name, sizeof name, "pathprof-an%u", an->index);
-        pthread_setname_np(an->thread, name);
-    }
-    return rc;
+    char name[16];
+    snprintf(name, sizeof name, "pathprof-an%u", an->index);
+    return pprt_thread_start(&an->thread, cpu, analyzer_main, an, name);
 }
 
 int pprt_analyzer_start(struct pprt_analyzer *an)

@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <signal.h>
 
-int pprt_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg)
+int pprt_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg, const char *name)
 {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
@@ -23,5 +23,7 @@ int pprt_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg)
     int err = pthread_create(t, &attr, fn, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
+    if (err == 0 && name != NULL)
+        pthread_setname_np(*t, name);
     return err;
 }

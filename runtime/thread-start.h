@@ -14,9 +14,12 @@
 #pragma GCC visibility push(hidden)
 
 /* pthread_create of FN(ARG) into *T, pinned to CPU (-1: not pinned), with
- * every signal blocked.  Returns pthread_create's error number, 0 when
- * the thread runs. */
-int pprt_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg);
+ * every signal blocked, and named NAME (at most 15 bytes; NULL: not
+ * named) by the creator, so that the name is there as soon as the call
+ * returns (a thread that named itself could be seen under the program's
+ * name right after start-up: tests/stream-env.t).  Returns
+ * pthread_create's error number, 0 when the thread runs. */
+int pprt_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg, const char *name);
 
 #pragma GCC visibility pop
 

@@ -87,14 +87,9 @@ static void *worker_main(void *arg)
  * (as for analyzer threads: thread-start.h). */
 static int start_on(struct worker *w, int cpu)
 {
-    int err = pprt_thread_start(&w->thread, cpu, worker_main, w);
-    if (err == 0) {
-        /* Named by its creator: the name is there as soon as it runs. */
-        char name[16];
-        snprintf(name, sizeof name, "pathprof-w%u", w->index);
-        pthread_setname_np(w->thread, name);
-    }
-    return err;
+    char name[16];
+    snprintf(name, sizeof name, "pathprof-w%u", w->index);
+    return pprt_thread_start(&w->thread, cpu, worker_main, w, name);
 }
 
 static int start(struct worker *w)
