@@ -56,13 +56,6 @@ int ksf_builder_init(struct ksf_builder *b, uint32_t k);
 int ksf_builder_init_links(struct ksf_builder *b, uint32_t k, int links);
 void ksf_builder_free(struct ksf_builder *b);
 
-/* B's forest into IPF (counts added; IPF may hold other threads'): the
- * conversion of Fig. 7, the k-SF's shape added to LEVELS; or, built
- * through links, the summing pass, and the forest taken as it is when IPF
- * is empty.  B's forest is spent either way.  0, or -1 when out of memory
- * (IPF->failed). */
-int ksf_builder_to_ipf(struct ksf_builder *b, struct ksf_forest *ipf, struct ksf_level *levels,
-                       uint32_t nlevels);
 
 /* Fig. 6 lines 1-4: the "*" marker, an activation begins. */
 static inline void ksf_star(struct ksf_state *s)

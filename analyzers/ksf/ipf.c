@@ -115,3 +115,26 @@ int ksf_ipf_merge(struct ksf_forest *ipf, const struct ksf_forest *from)
 {
     return ksf_ipf_merge_mapped(ipf, from, NULL, NULL, NULL);
 }
+
+int ksf_builder_to_ipf(struct ksf_builder *b, struct ksf_forest *ipf, struct ksf_level *levels,
+                       uint32_t nlevels)
+{
+    if (!b->links)
+        return ksf_make_k_ipf_shape(&b->f, b->k, ipf, levels, nlevels);
+    if (b->f.failed) {
+        ipf->failed = 1;
+        return -1;
+    }
+    ksf_linked_sum(&b->lk);
+    free(b->f.run_memo); /* names nodes of a forest that leaves the builder */
+    b->f.run_memo = NULL;
+    if (ipf->len == 1 && ipf->nroots == 0 && !ipf->failed) {
+        ksf_forest_free(ipf);
+        *ipf = b->f; /* taken: the builder keeps an empty forest */
+        b->f = (struct ksf_forest){0};
+        return 0;
+    }
+    int rc = ksf_ipf_merge(ipf, &b->f);
+    ksf_forest_free(&b->f);
+    return rc;
+}

@@ -7,6 +7,7 @@
 #ifndef PATHPROF_KSF_IPF_H
 #define PATHPROF_KSF_IPF_H
 
+#include "build.h"
 #include "forest.h"
 
 #pragma GCC visibility push(hidden)
@@ -30,6 +31,14 @@ int ksf_ipf_merge(struct ksf_forest *ipf, const struct ksf_forest *from);
 int ksf_ipf_merge_mapped(struct ksf_forest *ipf, const struct ksf_forest *from,
                          uint64_t (*map)(void *ctx, uint64_t label), void *ctx,
                          uint64_t *dropped);
+
+/* B's forest into IPF (counts added; IPF may hold other threads'): the
+ * conversion of Fig. 7, the k-SF's shape added to LEVELS; or, built
+ * through links (build.h), the summing pass, and the forest taken as it
+ * is when IPF is empty.  B's forest is spent either way.  0, or -1 when
+ * out of memory (IPF->failed). */
+int ksf_builder_to_ipf(struct ksf_builder *b, struct ksf_forest *ipf, struct ksf_level *levels,
+                       uint32_t nlevels);
 
 #pragma GCC visibility pop
 
