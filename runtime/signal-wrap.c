@@ -12,8 +12,9 @@
  * the cursor it loaded, over the handler's first, and goes on from there.
  * Those events were lost while the profile said exact.  Now the handler
  * runs under a trampoline that notes where the handler's first event went
- * and what it was (producer.c, pprt_handler_enter and pprt_handler_leave); when the chunk
- * is published, an event no longer there means the handler's events were
+ * and what it was (producer.c, pprt_handler_enter and pprt_handler_leave);
+ * when the chunk is published, an event no longer there means the
+ * handler's events were
  * overwritten: counted `late` (and in `overwritten`, which only the exit
  * warning reads), so the profile says it is not exact and the warning
  * says why.  Nothing is

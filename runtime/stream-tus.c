@@ -24,9 +24,7 @@ static uint64_t next_path_base = 1, next_fn_base = 1;
 /* The table's count, kept apart: application threads ask for it (vfork,
  * the profile's writer), and they hold no RCU read lock, so they may not
  * read a table that a registration is replacing. */
-uint64_t pprt_stream_tus_registered;
-/* Its count, read by pprt_stream_tus_total (stream-tus.h). */
-#define registered pprt_stream_tus_registered
+uint64_t pprt_stream_tus_registered; /* read by pprt_stream_tus_total (stream-tus.h) */
 
 static int append(struct pprt_stream_tu *tu)
 {
@@ -51,7 +49,7 @@ static int append(struct pprt_stream_tu *tu)
     }
     t->tu[n] = tu;
     __atomic_store_n(&t->count, n + 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&registered, n + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&pprt_stream_tus_registered, n + 1, __ATOMIC_RELEASE);
     return 0;
 }
 

@@ -143,7 +143,7 @@ void pprt_attach_early(void);
 
 /* Before the calling thread's chunk C, holding N events, is published:
  * a handler's first event no longer there was overwritten by the code it
- * interrupted (counted `interrupted` and `late`). */
+ * interrupted (counted `overwritten` and `late`). */
 void pprt_check_handler_notes(const struct pp_chunk *c, uint32_t n);
 
 void pprt_stream_lock(void);

@@ -28,7 +28,6 @@ void ksf_builder_free(struct ksf_builder *b)
         ksf_forest_free(&b->f);
 }
 
-
 /* Fig. 6 lines 8-11: find(R, r), adding the root when missing.  Counted
  * as the paper counts hash operations (one lookup, plus one insert), even
  * when the one-entry cache answers, so that the statistic does not depend

@@ -56,7 +56,6 @@ int ksf_builder_init(struct ksf_builder *b, uint32_t k);
 int ksf_builder_init_links(struct ksf_builder *b, uint32_t k, int links);
 void ksf_builder_free(struct ksf_builder *b);
 
-
 /* Fig. 6 lines 1-4: the "*" marker, an activation begins. */
 static inline void ksf_star(struct ksf_state *s)
 {
@@ -115,15 +114,14 @@ static inline __attribute__((always_inline)) uint32_t ksf_link_walk(struct ksf_b
                                                                     uint64_t r, uint64_t weight)
 {
     struct ksf_forest *f = &b->f;
+    /* 0 (phi: R is a root) when the activation has no ID yet */
+    uint32_t base = s->n == 0 ? 0 : s->n < b->k ? s->tau : ksf_linked_link(&b->lk, s->tau);
     uint32_t c;
-    if (s->n == 0) {
+    if (base == 0) {
         c = ksf_root_fast(b, r);
     } else {
-        uint32_t base = s->n < b->k ? s->tau : ksf_linked_link(&b->lk, s->tau);
-        c = base ? f->n[base].child : 0;
-        if (base == 0)
-            c = ksf_root_fast(b, r);
-        else if (__builtin_expect(c == 0 || f->n[c].label != r, 0))
+        c = f->n[base].child;
+        if (__builtin_expect(c == 0 || f->n[c].label != r, 0))
             c = ksf_linked_child(&b->lk, base, r);
     }
     if (__builtin_expect(c == 0, 0)) {

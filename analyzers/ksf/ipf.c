@@ -125,9 +125,7 @@ int ksf_builder_to_ipf(struct ksf_builder *b, struct ksf_forest *ipf, struct ksf
         ipf->failed = 1;
         return -1;
     }
-    ksf_linked_sum(&b->lk);
-    free(b->f.run_memo); /* names nodes of a forest that leaves the builder */
-    b->f.run_memo = NULL;
+    ksf_linked_sum(&b->lk); /* (no run memo here: run_linked needs none) */
     if (ipf->len == 1 && ipf->nroots == 0 && !ipf->failed) {
         ksf_forest_free(ipf);
         *ipf = b->f; /* taken: the builder keeps an empty forest */
