@@ -81,7 +81,8 @@ static const struct env_var env_vars[] = {
      "a number of k-SF worker threads per ksf analyzer thread from 0 (none) to 16",
      parse_ksf_workers},
     {"PATHPROF_KSF_BUILD", "links",
-     "links (the k-IPF built through suffix links) or slabs (the k-SF of Fig. 6, then Fig. 7) (ksf)",
+     "links (the k-IPF built through suffix links) or slabs (the k-SF of Fig. 6, then Fig. 7) "
+     "(ksf, ksf-pruned)",
      parse_ksf_build},
     {"PATHPROF_PRUNE", "off",
      "off, or a memory size per analyzer thread from 64K to 1T, like 65536, 512K, 16M or 1G "

@@ -4,7 +4,9 @@
 # round-robin over 20011 IDs (more than any budget here holds), Zipf 0.8
 # and 1.5, dense routine entries and exits, three producers of one
 # analyzer (forests taken from an idle one); k = 2, 4, 8 and 64 (longer
-# than any loop); budgets of 64 KiB and 256 KiB, and none (exact).
+# than any loop) and 16; budgets of 64 KiB and 256 KiB, and none (exact);
+# each in the default build (the epochs' k-IPF through suffix links) and in
+# the k-SF build (PATHPROF_KSF_BUILD=slabs).
 # tests/prune/unit.c prints TAP.  Built with -DPATHPROF_PRUNE_CHECK (the
 # core aborts the moment it holds more than its budget) and with
 # AddressSanitizer and UBSan when the compiler has them.

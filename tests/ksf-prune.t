@@ -57,6 +57,12 @@ check bounds mixed-k8 8 64K mixed 40000
 check identical big-zipf-k8 8 1G zipf 0.8 20000
 check identical big-calls-k8 8 1G calls 5000
 check identical off-mixed-k4 4 off mixed 20000
+# The k-SF build of the epochs (PATHPROF_KSF_BUILD=slabs; the default is
+# the k-IPF through suffix links), and k = 64 on 64 KiB, which falls back
+# to it by itself (analyzers/ksf-pruned/core.h, kp_core_links).
+PATHPROF_KSF_BUILD=slabs check bounds zipf08-k8-slabs 8 64K zipf 0.8 60000
+PATHPROF_KSF_BUILD=slabs check bounds calls-k8-slabs 8 64K calls 20000
+PATHPROF_KSF_BUILD=slabs check identical big-zipf-k8-slabs 8 1G zipf 0.8 20000
 
 # Several analyzer threads: their summaries are merged (floors added).
 if pp_cc "$T/threads" "$TAP_ROOT/tests/programs/threads.c" $STREAM -O2 -pthread; then

@@ -106,14 +106,40 @@ static void kp_check(struct kp_core *c)
 #endif
 }
 
-int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget)
+/* Nodes one item may make, a re-seed before it included.  A k-SF step
+ * makes at most two (Fig. 6: the upper and the lower copy).  A linked
+ * step makes the node of its longest suffix and, missing, the nodes of
+ * the shorter ones (at most k); a re-seed into an emptied forest replays
+ * k - 1 IDs, the i-th making at most i. */
+static uint32_t item_margin(uint32_t k, int links)
+{
+    return links ? k * (k - 1) / 2 + k + 2 : 2 * k + 2;
+}
+
+/* The forests' share of BUDGET: B/4, and with links the scratch's too. */
+static uint64_t forest_share(uint32_t k, uint64_t budget, int links)
+{
+    uint32_t nodes, nslots;
+    return budget / 4 + (links ? scratch_plan(k, budget, &nodes, &nslots) : 0);
+}
+
+int kp_core_links(uint32_t k, uint64_t budget, int links)
+{
+    if (!links || k < 2)
+        return 0;
+    uint64_t margin = (uint64_t)item_margin(k, 1) * (sizeof(struct ksf_node) + sizeof(uint32_t));
+    return budget == 0 || margin <= forest_share(k, budget, 1) / 8;
+}
+
+int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget, int links)
 {
     memset(c, 0, sizeof *c);
     c->k = k;
     c->budget = budget;
+    c->links = kp_core_links(k, budget, links);
     if (budget) {
         c->m = kp_counters_for(k, budget);
-        c->forest_share = budget / 4;
+        c->forest_share = forest_share(k, budget, c->links);
         if (c->m == 0)
             return -1;
     }
@@ -122,7 +148,7 @@ int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget)
             kp_core_free(c);
             return -1;
         }
-    if (scratch_init(c) != 0) {
+    if (!c->links && scratch_init(c) != 0) {
         kp_core_free(c);
         return -1;
     }
@@ -134,7 +160,8 @@ void kp_core_free(struct kp_core *c)
 {
     for (uint32_t n = 1; n <= c->k; n++)
         ss_free(&c->sum[n - 1]);
-    ksf_linked_free(&c->scratch);
+    if (c->scratch_ok)
+        ksf_linked_free(&c->scratch);
     c->scratch_ok = 0;
 }
 
@@ -260,13 +287,19 @@ static void drain_root(uint32_t root, void *ctx)
     }
 }
 
-static void drain(struct flusher *fl)
+/* Every n-gram of L, summed, into the summaries; L emptied. */
+static void drain_linked(struct flusher *fl)
 {
     ksf_linked_sum(fl->l);
     ksf_each_root(&fl->l->f, drain_root, fl);
     while (fl->waiting)
         add_oldest(fl);
     ksf_linked_clear(fl->l);
+}
+
+static void drain(struct flusher *fl)
+{
+    drain_linked(fl);
     fl->gen++;
     fl->c->drains++;
 }
@@ -327,7 +360,15 @@ static void flush_linked_root(uint32_t root, void *ctx)
 static void flush(struct kp_core *c, struct kp_thread *t)
 {
     struct ksf_forest *f = &t->b.f;
-    if (c->scratch_ok) {
+    if (t->b.links && f->n != NULL) {
+        /* The forest is the epoch's k-IPF: summed and drained in place
+         * (ksf_linked_clear bumps the gen, as ksf_forest_clear does). */
+        struct flusher fl = {.c = c, .l = &t->b.lk, .k = c->k};
+        c->failed |= t->b.lk.f.failed;
+        drain_linked(&fl);
+    } else if (t->b.links) {
+        /* no arrays: nothing to flush */
+    } else if (c->scratch_ok) {
         struct flusher fl = {.c = c, .sf = f, .l = &c->scratch, .k = c->k, .gen = 1};
         ksf_each_root(f, flush_linked_root, &fl);
         drain(&fl);
@@ -341,7 +382,7 @@ static void flush(struct kp_core *c, struct kp_thread *t)
     }
     for (uint32_t n = 1; n <= c->k; n++)
         c->failed |= c->sum[n - 1].failed;
-    if (f->n != NULL)
+    if (f->n != NULL && !t->b.links)
         ksf_forest_clear(f);
     t->b.last_root = 0; /* the one-entry root cache names an old node */
     t->epoch++;
@@ -349,9 +390,30 @@ static void flush(struct kp_core *c, struct kp_thread *t)
     kp_check(c); /* summaries may have grown */
 }
 
+/* T's forest's bytes: nodes and root slots, and links when linked. */
+static size_t thread_bytes(const struct kp_thread *t)
+{
+    return t->b.links ? ksf_linked_held(&t->b.lk) : ksf_forest_bytes(&t->b.f);
+}
+
+/* ksf_forest_reserve and ksf_forest_resize, the links following. */
+static int thread_reserve(struct kp_thread *t, uint32_t nodes, uint32_t roots)
+{
+    if (ksf_forest_reserve(&t->b.f, nodes, roots) != 0)
+        return -1;
+    return t->b.links ? ksf_linked_fit(&t->b.lk) : 0;
+}
+
+static int thread_resize(struct kp_thread *t, uint32_t cap, uint32_t nslots)
+{
+    if (ksf_forest_resize(&t->b.f, cap, nslots) != 0)
+        return -1;
+    return t->b.links ? ksf_linked_fit(&t->b.lk) : 0;
+}
+
 static void account(struct kp_core *c, struct kp_thread *t)
 {
-    size_t now = ksf_forest_bytes(&t->b.f);
+    size_t now = thread_bytes(t);
     c->forest_bytes = c->forest_bytes - t->bytes + now;
     t->bytes = now;
     kp_check(c);
@@ -366,7 +428,8 @@ static size_t grown_bytes(const struct kp_thread *t)
         cap *= 2;
     while (2 * ((uint64_t)f->nroots + t->b.k + 1) > ns)
         ns *= 2;
-    return cap * sizeof(struct ksf_node) + ns * sizeof(struct ksf_slot);
+    size_t node = sizeof(struct ksf_node) + (t->b.links ? sizeof(uint32_t) : 0);
+    return cap * node + ns * sizeof(struct ksf_slot);
 }
 
 /* Another live thread's forest, flushed and shrunk to the minimum; 0 when
@@ -374,14 +437,15 @@ static size_t grown_bytes(const struct kp_thread *t)
 static int steal(struct kp_core *c, struct kp_thread *self)
 {
     struct kp_thread *best = NULL;
-    size_t min = KP_MIN_NODES * sizeof(struct ksf_node) + KP_MIN_SLOTS * sizeof(struct ksf_slot);
+    size_t node = sizeof(struct ksf_node) + (c->links ? sizeof(uint32_t) : 0);
+    size_t min = KP_MIN_NODES * node + KP_MIN_SLOTS * sizeof(struct ksf_slot);
     for (struct kp_thread *t = c->live; t; t = t->next)
         if (t != self && t->bytes > min && (!best || t->bytes > best->bytes))
             best = t;
     if (best == NULL)
         return 0;
     flush(c, best);
-    if (ksf_forest_resize(&best->b.f, KP_MIN_NODES, KP_MIN_SLOTS) != 0)
+    if (thread_resize(best, KP_MIN_NODES, KP_MIN_SLOTS) != 0)
         best->b.f.failed = 1;
     account(c, best);
     return 1;
@@ -407,7 +471,7 @@ void kp_make_room(struct kp_core *c, struct kp_thread *t)
             break;
         }
     }
-    if (ksf_forest_reserve(&t->b.f, t->margin, t->b.k + 1) != 0) {
+    if (thread_reserve(t, t->margin, t->b.k + 1) != 0) {
         t->b.f.failed = 1;
         c->failed = 1;
     }
@@ -428,15 +492,18 @@ int kp_thread_init(struct kp_core *c, struct kp_thread *t)
 {
     memset(t, 0, sizeof *t);
     t->b.k = c->k;
+    t->b.links = c->links;
     t->ring = 1;
     while (t->ring + 1 < c->k)
         t->ring *= 2;
-    /* Up to two nodes per item (Fig. 6: the upper and the lower copy), for
-     * the item and the k - 1 re-seeded before it. */
-    t->margin = 2 * c->k + 2;
+    t->margin = item_margin(c->k, c->links);
+    /* ksf_run's steps for one run: a linked run walks k of them, each
+     * making at most k nodes (build.c, run_linked); a k-SF run at most
+     * 4(k - 1), two nodes each. */
+    t->run_nodes = c->links ? c->k * c->k : 8 * c->k;
     t->b.f.len = 1;
-    if (ksf_forest_resize(&t->b.f, KP_MIN_NODES, KP_MIN_SLOTS) != 0) {
-        ksf_forest_free(&t->b.f);
+    if (thread_resize(t, KP_MIN_NODES, KP_MIN_SLOTS) != 0) {
+        ksf_builder_free(&t->b);
         return -1;
     }
     t->next = c->live;
@@ -454,7 +521,7 @@ void kp_thread_end(struct kp_core *c, struct kp_thread *t)
     c->events += t->b.events;
     c->lost += t->b.lost;
     c->failed |= t->b.f.failed;
-    ksf_forest_free(&t->b.f);
+    ksf_builder_free(&t->b);
     if (t->prev)
         t->prev->next = t->next;
     else
@@ -464,9 +531,34 @@ void kp_thread_end(struct kp_core *c, struct kp_thread *t)
     account(c, t);
 }
 
+/* kp_run built through links: after k steps of R the longest suffix is
+ * R^k and every later step counts there (build.c, run_linked).  The k
+ * steps are items with their room tests; whatever epoch they end in,
+ * the last one left the state in the current forest, so the rest is one
+ * addition there, and the ring, already ending with k - 1 copies of R,
+ * needs no more (a re-seed would replay the same IDs). */
+static void run_linked(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring,
+                       uint64_t r, uint64_t len)
+{
+    uint64_t j = 0;
+    for (; j < len && j < t->b.k; j++)
+        kp_item(c, t, a, ring, r);
+    if (j < len && a->s.n != 0) { /* n = 0: the last item was lost */
+        t->b.f.n[a->s.tau].count += len - j;
+        t->b.events += len - j;
+    } else {
+        for (; j < len; j++)
+            kp_item(c, t, a, ring, r);
+    }
+}
+
 void kp_run(struct kp_core *c, struct kp_thread *t, struct kp_act *a, uint64_t *ring, uint64_t r,
             uint64_t len)
 {
+    if (t->b.links) {
+        run_linked(c, t, a, ring, r, len);
+        return;
+    }
     uint64_t seg = t->b.k > 1 ? t->b.k - 1 : 1, done = 0;
     while (done < len && !(a->s.n == 0 && done >= seg - (t->b.k == 1))) {
         kp_item(c, t, a, ring, r);

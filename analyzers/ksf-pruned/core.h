@@ -2,23 +2,29 @@
  * every reported path (docs/pruning.md): the core of the `ksf-pruned`
  * analyzer, free of the runtime so that tests/prune/unit.c drives it.
  *
- * Epochs.  Each producer thread builds an exact k-SF (ksf/build.h) until
- * the analyzer thread's forests would outgrow their share of the budget.
- * Then the epoch ends: the n-grams of the forest (Fig. 7's enumeration:
- * each node's down-paths of depth <= k - 1) are summed per distinct n-gram
- * in a scratch k-IPF (ksf/suffix-links.h), and each goes with its exact
- * epoch count into the per-length weighted Space-Saving summary S_n
- * (space-saving.h); the forest is emptied, keeping its arrays.  An
- * activation whose state refers to an emptied forest is re-seeded when it
- * next runs: its last k - 1 path IDs (a ring per activation) are replayed
- * with weight 0, so an n-gram that spans the epoch boundary is counted
- * once, in the epoch where it ends.
+ * Epochs.  Each producer thread builds its epoch's n-grams until the
+ * analyzer thread's forests would outgrow their share of the budget.
+ * Then the epoch ends: each distinct n-gram goes with its exact epoch
+ * count into the per-length weighted Space-Saving summary S_n
+ * (space-saving.h), and the forest is emptied, keeping its arrays.  By
+ * default (PATHPROF_KSF_BUILD=links) the epoch's forest is the k-IPF
+ * itself, built through suffix links (ksf/build.h, ksf_link_walk): its
+ * nodes are the distinct n-grams, summed once at the epoch's end.  With
+ * PATHPROF_KSF_BUILD=slabs (and wherever k is too large for the budget
+ * to hold a linked step's nodes, kp_core_links), it is the paper's k-SF
+ * (Fig. 6), whose n-grams (Fig. 7's enumeration: each node's down-paths
+ * of depth <= k - 1) are summed in a scratch k-IPF (ksf/suffix-links.h)
+ * first.  An activation whose state refers to an emptied forest is
+ * re-seeded when it next runs: its last k - 1 path IDs (a ring per
+ * activation) are replayed with weight 0, so an n-gram that spans the
+ * epoch boundary is counted once, in the epoch where it ends.
  *
  * Memory.  The budget B (bytes per analyzer thread) is split once: B/4
  * for the forests of the analyzer thread's live producer threads, B/16
  * for the flush's scratch k-IPF (none when that is too small for k), the
  * rest for the k summaries, whose common capacity m is the largest that
- * fits.
+ * fits.  A linked build has no scratch: its forests get B/4 and the
+ * scratch's share, and m is the same as with slabs.
  * Every allocation is checked against it (kp_check); with
  * -DPATHPROF_PRUNE_CHECK a breach aborts.  Not counted: the activation
  * stacks, states and rings, which grow with the program's call depth, not
@@ -40,6 +46,7 @@ struct kp_thread;
 struct kp_core {
     uint32_t k;
     uint32_t m;             /* counters per length; 0: unbounded (no budget) */
+    int links;              /* forests are k-IPFs built through suffix links */
     uint64_t budget;        /* bytes; 0: off, exact */
     uint64_t forest_share;  /* bytes the live threads' forests may hold */
     uint64_t forest_bytes;  /* what they hold */
@@ -71,13 +78,21 @@ struct kp_thread {
     uint32_t epoch;
     uint32_t ring;        /* ring slots per activation: a power of two >= k - 1 */
     uint32_t margin;      /* nodes one item may need, re-seeding included */
+    uint32_t run_nodes;   /* nodes ksf_run may make for one run */
     size_t bytes;         /* its forest's bytes, as counted in forest_bytes */
     struct kp_thread *prev, *next;
 };
 
-/* BUDGET 0: no pruning (summaries grow, never evict).  Returns 0, or -1
- * when out of memory or when BUDGET cannot hold one counter per length. */
-int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget);
+/* BUDGET 0: no pruning (summaries grow, never evict).  LINKS asks for
+ * the linked build (kp_core_links says whether it is used).  Returns 0,
+ * or -1 when out of memory or when BUDGET cannot hold one counter per
+ * length. */
+int kp_core_init(struct kp_core *c, uint32_t k, uint64_t budget, int links);
+/* Whether a core asked for LINKS at K and BUDGET builds through suffix
+ * links: k >= 2, and the nodes one linked item may need (a re-seed makes
+ * up to k(k - 1)/2 of them, where a k-SF's makes 2(k - 1)) within an
+ * eighth of the forests' share. */
+int kp_core_links(uint32_t k, uint64_t budget, int links);
 void kp_core_free(struct kp_core *c);
 /* Bytes held now: forests and summaries. */
 uint64_t kp_core_held(const struct kp_core *c);

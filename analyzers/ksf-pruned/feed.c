@@ -175,13 +175,13 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                 }
                 /* Runs of one path in closed form (kp_run). */
                 if (len >= KP_RUN_MIN) {
-                    uint64_t walk = len < 4 * (uint64_t)t->b.k ? len : 4 * t->b.k;
-                    if (t->b.f.len + 2 * walk <= len_max) {
-                        /* ksf_run walks at most 4(k - 1) of the run's
-                         * items: with room for them (and A's epoch
-                         * current), kp_run's tests before each would
-                         * not fire, and the exact builder's closed form
-                         * does the same steps.  The ring then ends with
+                    if (t->b.f.len + t->run_nodes <= len_max) {
+                        /* ksf_run makes at most run_nodes nodes (k-SF:
+                         * 4(k - 1) steps of two; linked: k steps of k):
+                         * with room for them (and A's epoch current),
+                         * kp_run's tests before each would not fire,
+                         * and the exact builder's closed form does the
+                         * same steps.  The ring then ends with
                          * min(len, k - 1) copies of R. */
                         ksf_run(&t->b, &st, r, len);
                         uint64_t fill = len < t->b.k - 1 ? len : t->b.k - 1;
@@ -244,7 +244,9 @@ void kp_feed(struct kp_core *c, struct kp_thread *t, struct kp_seq *q, const uin
                     a->items = 1;
                     continue;
                 }
-                a->s = (struct ksf_state){.tau = root, .beta = 0, .n = t->b.k == 2 ? 0 : 1};
+                /* (Built through links: the longest suffix, one ID.) */
+                a->s = (struct ksf_state){.tau = root, .beta = 0,
+                                          .n = t->b.links || t->b.k != 2};
                 ring[0] = r;
                 a->items = 1;
                 continue;

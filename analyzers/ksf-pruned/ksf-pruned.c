@@ -49,7 +49,7 @@ static void *kp_open(void)
     if (a == NULL)
         return NULL;
     uint32_t k = pprt_config.k >= 1 && pprt_config.k <= KSF_MAX_K ? pprt_config.k : 8;
-    if (kp_core_init(&a->c, k, budget_for(k)) != 0) {
+    if (kp_core_init(&a->c, k, budget_for(k), pprt_config.ksf_links) != 0) {
         free(a);
         return NULL;
     }

@@ -23,6 +23,7 @@ int ksf_linked_init(struct ksf_linked *l, uint32_t max_nodes, uint32_t nslots)
         ksf_forest_free(&l->f);
         return -1;
     }
+    l->link_cap = l->f.cap;
     return 0;
 }
 
@@ -31,6 +32,7 @@ void ksf_linked_free(struct ksf_linked *l)
     ksf_forest_free(&l->f);
     free(l->link);
     l->link = NULL;
+    l->link_cap = 0;
     free(l->kid);
     l->kid = NULL;
     l->kid_mask = l->nkid = l->kid_grows = 0;
@@ -161,10 +163,11 @@ size_t ksf_linked_bytes(uint32_t max_nodes, uint32_t nslots)
            (size_t)nslots * sizeof(struct ksf_slot);
 }
 
-/* The link array follows the node array's capacity (growable forests). */
-static int link_room(struct ksf_linked *l, uint32_t old_cap)
+/* The link array follows the node array's capacity: grown with it when
+ * a new node doubled it, or after a reserve or resize from outside. */
+int ksf_linked_fit(struct ksf_linked *l)
 {
-    if (l->f.cap == old_cap)
+    if (l->link_cap == l->f.cap)
         return 0;
     uint32_t *v = realloc(l->link, (size_t)l->f.cap * sizeof *v);
     if (v == NULL) {
@@ -173,7 +176,13 @@ static int link_room(struct ksf_linked *l, uint32_t old_cap)
     }
     ksf_huge_pages(v, (size_t)l->f.cap * sizeof *v);
     l->link = v;
+    l->link_cap = l->f.cap;
     return 0;
+}
+
+size_t ksf_linked_held(const struct ksf_linked *l)
+{
+    return ksf_forest_bytes(&l->f) + (size_t)l->link_cap * sizeof *l->link;
 }
 
 static uint32_t root(struct ksf_linked *l, uint64_t label)
@@ -188,10 +197,9 @@ static uint32_t root(struct ksf_linked *l, uint64_t label)
             return 0;
         }
     }
-    uint32_t old_cap = f->cap;
     int inserted;
     uint32_t r = ksf_root(f, label, &inserted);
-    if (r == 0 || link_room(l, old_cap) != 0)
+    if (r == 0 || ksf_linked_fit(l) != 0)
         return 0;
     if (inserted)
         l->link[r] = 0;
@@ -231,9 +239,8 @@ uint32_t ksf_linked_child(struct ksf_linked *l, uint32_t b, uint64_t label)
         l->full = 1;
         return 0;
     }
-    uint32_t old_cap = f->cap;
     uint32_t c = ksf_new_node(f, label);
-    if (c == 0 || link_room(l, old_cap) != 0)
+    if (c == 0 || ksf_linked_fit(l) != 0)
         return 0;
     f->n[c].sibling = f->n[b].child;
     f->n[b].child = c;

@@ -23,7 +23,8 @@
 
 struct ksf_linked {
     struct ksf_forest f; /* the k-IPF being built; its counts are "own" until summed */
-    uint32_t *link;      /* link[T], for T < f.cap */
+    uint32_t *link;      /* link[T], for T < link_cap */
+    uint32_t link_cap;   /* entries link holds: f.cap once ksf_linked_fit ran */
     /* Growable forests (the exact conversion) also find a child through
      * an open-addressing table of (parent, child) pairs hashed with the
      * child's label, NULL until ksf_linked_add_ksf sizes it: one probe
@@ -63,6 +64,16 @@ static inline uint32_t ksf_linked_link(const struct ksf_linked *l, uint32_t t)
 {
     return l->link[t];
 }
+
+/* The link array grown (or shrunk) to the node array's capacity, after
+ * the forest's arrays were given a new size from outside: the pruned
+ * analyzer reserves and resizes a linked forest within its budget
+ * (ksf-pruned/core.c).  0, or -1 when out of memory (f.failed set). */
+int ksf_linked_fit(struct ksf_linked *l);
+
+/* The bytes L's arrays hold: nodes, root slots, links (not the child
+ * table, which the budgeted forests never have). */
+size_t ksf_linked_held(const struct ksf_linked *l);
 
 /* Gives every node the counts of the nodes that link to it (once, after
  * the last count was added). */

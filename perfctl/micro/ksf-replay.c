@@ -19,7 +19,9 @@
  *       analyzers/common/activations.c analyzers/ksf-pruned/{core,feed,space-saving}.c \
  *       -o ksf-replay
  *   ./ksf-replay TRACE [k ...]      (default k = 8)
- *   ./ksf-replay --prune BYTES TRACE [k ...]
+ *   ./ksf-replay --prune BYTES TRACE [k ...]   (the pruned analyzer's
+ *       default build, through suffix links; --prune-slabs BYTES: its
+ *       epochs as k-SFs, PATHPROF_KSF_BUILD=slabs)
  *   ./ksf-replay --links TRACE [k ...]   (the analyzer's default build,
  *       PATHPROF_KSF_BUILD=links: the k-IPF through suffix links, no k-SF;
  *       "convert" is then the summing pass, the k-SF figures are its forest's)
@@ -186,7 +188,7 @@ static void replay(uint32_t k)
 static void replay_pruned(uint32_t k, uint64_t budget)
 {
     struct kp_core c;
-    if (kp_core_init(&c, k, budget) != 0)
+    if (kp_core_init(&c, k, budget, links) != 0)
         die("budget too small for k, or out of memory", "--prune");
     double t0 = now();
     for (uint32_t t = 0; t < nthreads; t++) {
@@ -225,10 +227,11 @@ static void replay_pruned(uint32_t k, uint64_t budget)
             sum_hash = (sum_hash ^ head[j]) * 0x100000001b3ull;
     }
     const struct ss_summary *top = &c.sum[k - 1];
-    printf("k=%-2u  %10llu events  pruned %7.3f s %7.1f M events/s %6.2f ns/event  "
+    printf("k=%-2u  %10llu events  pruned (%s) %7.3f s %7.1f M events/s %6.2f ns/event  "
            "m %u  epochs %llu  drains %llu  updates %llu  peak %.1f MB  monitored %llu  "
            "N_k %llu floor_k %llu  summaries hash %016llx%s\n",
-           k, (unsigned long long)c.events, el, c.events / el / 1e6, el * 1e9 / c.events, c.m,
+           k, (unsigned long long)c.events, c.links ? "links" : "slabs", el, c.events / el / 1e6,
+           el * 1e9 / c.events, c.m,
            (unsigned long long)c.epochs, (unsigned long long)c.drains,
            (unsigned long long)c.updates, c.peak / 1048576.0, (unsigned long long)items,
            (unsigned long long)top->total, (unsigned long long)top->floor,
@@ -246,7 +249,9 @@ int main(int argc, char **argv)
     } else if (argc > 2 && strcmp(argv[1], "--links") == 0) {
         links = 1;
         a = 2;
-    } else if (argc > 3 && strcmp(argv[1], "--prune") == 0) {
+    } else if (argc > 3 && (strcmp(argv[1], "--prune") == 0 ||
+                            strcmp(argv[1], "--prune-slabs") == 0)) {
+        links = strcmp(argv[1], "--prune") == 0;
         char *end;
         budget = strtoull(argv[2], &end, 10);
         if (*end == 'M')
@@ -258,7 +263,7 @@ int main(int argc, char **argv)
         a = 3;
     }
     if (argc <= a) {
-        fprintf(stderr, "usage: ksf-replay [--prune BYTES | --build-only | --links] TRACE [k ...]\n");
+        fprintf(stderr, "usage: ksf-replay [--prune BYTES | --prune-slabs BYTES | --build-only | --links] TRACE [k ...]\n");
         return 2;
     }
     read_trace(argv[a]);

@@ -160,12 +160,12 @@ static void run_items(struct run *r, int ti, uint64_t label, uint64_t len)
     }
 }
 
-static int start(struct run *r, uint32_t k, uint64_t budget, int nthreads)
+static int start(struct run *r, uint32_t k, uint64_t budget, int nthreads, int links)
 {
     memset(r, 0, sizeof *r);
     r->k = k;
     r->nthreads = nthreads;
-    if (kp_core_init(&r->c, k, budget) != 0)
+    if (kp_core_init(&r->c, k, budget, links) != 0)
         return -1;
     for (int i = 0; i < nthreads; i++)
         if (kp_thread_init(&r->c, &r->th[i].t) != 0)
@@ -344,36 +344,55 @@ static void stream(struct run *r, enum shape sh, long events)
     free(z.cdf);
 }
 
-int main(void)
+/* Every shape at every k and budget, in the build LINKS asks for (the
+ * name says the build the core used: a large k on a small budget falls
+ * back to the k-SF, kp_core_links). */
+static void all_shapes(int links)
 {
-    static const uint32_t ks[] = {2, 4, 8, 64};
+    static const uint32_t ks[] = {2, 4, 8, 16, 64};
     static const uint64_t budgets[] = {64 << 10, 256 << 10};
     for (int sh = SINGLE; sh <= RUNS; sh++) {
         for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
             uint32_t k = ks[ki];
-            long events = k == 64 ? 15000 : 40000;
+            long events = k >= 16 ? 15000 : 40000;
             for (size_t bi = 0; bi < sizeof budgets / sizeof *budgets; bi++) {
                 struct run r;
                 char name[96];
-                snprintf(name, sizeof name, "%s k=%u budget=%lluK", shape_name[sh], k,
-                         (unsigned long long)(budgets[bi] >> 10));
-                if (start(&r, k, budgets[bi], sh == THREADS ? 3 : 1) != 0) {
+                int used = kp_core_links(k, budgets[bi], links);
+                snprintf(name, sizeof name, "%s k=%u budget=%lluK %s", shape_name[sh], k,
+                         (unsigned long long)(budgets[bi] >> 10), used ? "links" : "slabs");
+                if (start(&r, k, budgets[bi], sh == THREADS ? 3 : 1, links) != 0) {
                     ok(0, "%s: core starts", name);
                     continue;
                 }
                 stream(&r, sh, events);
                 finish(&r, name);
             }
-            if (k == 64)
-                continue; /* the exact summaries of k = 64 are slow to check */
+            if (k >= 16)
+                continue; /* the exact summaries of a large k are slow to check */
             struct run r;
             char name[96];
-            snprintf(name, sizeof name, "%s k=%u no budget", shape_name[sh], k);
-            start(&r, k, 0, sh == THREADS ? 3 : 1);
+            snprintf(name, sizeof name, "%s k=%u no budget %s", shape_name[sh], k,
+                     kp_core_links(k, 0, links) ? "links" : "slabs");
+            start(&r, k, 0, sh == THREADS ? 3 : 1, links);
             stream(&r, sh, 20000);
             finish(&r, name);
         }
     }
+}
+
+int main(void)
+{
+    all_shapes(1);
+    all_shapes(0);
+    /* Which build a core uses: links unless k is too large for the
+     * forests' share to hold a linked step's nodes. */
+    ok(kp_core_links(8, 64 << 10, 1) && kp_core_links(16, 256 << 10, 1) &&
+           kp_core_links(64, 0, 1) && kp_core_links(64, 16 << 20, 1),
+       "the linked build at k = 8 on 64 KiB, k = 16 on 256 KiB, k = 64 on 16 MiB or unbounded");
+    ok(!kp_core_links(64, 256 << 10, 1) && !kp_core_links(16, 64 << 10, 1) &&
+           !kp_core_links(8, 16 << 20, 0) && !kp_core_links(1, 16 << 20, 1),
+       "the k-SF at k = 64 on 256 KiB, k = 16 on 64 KiB, when asked, and never links at k = 1");
     /* The budget's split: the summaries get what the forests do not. */
     ok(kp_counters_for(8, 16 << 20) > 10000, "16 MiB for k = 8 gives m = %u",
        kp_counters_for(8, 16 << 20));
