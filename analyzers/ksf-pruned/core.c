@@ -451,6 +451,45 @@ static int steal(struct kp_core *c, struct kp_thread *self)
     return 1;
 }
 
+/* After T's epoch ended because its forest could not double within the
+ * share: the emptied forest given all the share it may hold alone, so
+ * that the next epoch is as long as the budget allows (its fair part of
+ * it, when other producer threads are live).  Doubling holds
+ * the old and the new arrays at once, so it stops at a power of two that
+ * may fill as little as a third of the share (bzip2 at 16 MiB, k = 8:
+ * 64 Ki nodes where the share holds 187 Ki); an empty forest has nothing
+ * to keep, and its arrays are replaced (realloc of a block that is
+ * copied only as far as it is used).  ROOTS_FULL: the root table, not the
+ * nodes, ran out, and doubles. */
+static void refit(struct kp_core *c, struct kp_thread *t, int roots_full)
+{
+    const struct ksf_forest *f = &t->b.f;
+    uint64_t others = c->forest_bytes - t->bytes;
+    uint64_t nslots = roots_full ? 2 * (uint64_t)f->nslots : f->nslots;
+    uint64_t slots = nslots * sizeof(struct ksf_slot);
+    size_t node = sizeof(struct ksf_node) + (t->b.links ? sizeof(uint32_t) : 0);
+    /* No more than a live thread's fair part: a thread that took all
+     * the rest would leave the others short epochs (they flush rather
+     * than take from it while their own forest holds anything). */
+    uint64_t live = 0;
+    for (const struct kp_thread *u = c->live; u; u = u->next)
+        live++;
+    uint64_t room = c->forest_share - (others < c->forest_share ? others : c->forest_share);
+    if (live > 1 && room > c->forest_share / live)
+        room = c->forest_share / live;
+    if (f->n == NULL || slots >= room || nslots > UINT32_MAX / 2 + 1)
+        return;
+    uint64_t cap = (room - slots) / node;
+    if (cap > UINT32_MAX / 2)
+        cap = UINT32_MAX / 2;
+    if (cap < KP_MIN_NODES + (uint64_t)t->margin || (!roots_full && cap <= f->cap + f->cap / 8))
+        return; /* too little gained */
+    if (thread_resize(t, (uint32_t)cap, (uint32_t)nslots) != 0)
+        t->b.f.failed = c->failed = 1;
+    c->refits++;
+    account(c, t);
+}
+
 void kp_make_room(struct kp_core *c, struct kp_thread *t)
 {
     for (;;) {
@@ -461,7 +500,10 @@ void kp_make_room(struct kp_core *c, struct kp_thread *t)
             c->forest_bytes + after <= c->forest_share)
             break; /* no growth needed, or it fits */
         if (t->b.f.len > 1) {
+            const struct ksf_forest *f = &t->b.f;
+            int roots_full = 2 * ((uint64_t)f->nroots + t->b.k + 1) > f->nslots;
             flush(c, t); /* the common case: this thread's epoch ends */
+            refit(c, t, roots_full);
             continue;
         }
         if (!steal(c, t)) {

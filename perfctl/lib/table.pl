@@ -269,6 +269,18 @@ for my $p (@programs) {
         my $met = $r eq '-' ? '-' : ($r <= $target ? 'yes' : 'no');
         push @gmd, "| $what | $r | $target | $met |";
     }
+    # ksf-pruned's memory (issue 13): peak RSS within native + budget +
+    # 10%, the budget being PATHPROF_PRUNE per analyzer thread.
+    my $nat_rss = $nat && ($nat->{status} // '') eq 'ok' ? $nat->{maxrss_kb} : undef;
+    for my $c ('ksf-pruned', 'ksf-pruned-16') {
+        my $r = $row{$c};
+        next unless $r && ($r->{status} // '') eq 'ok' && defined $r->{prune_budget} && defined $nat_rss;
+        my $threads = ($r->{analyzer_threads} // '-') =~ /^\d+$/ ? $r->{analyzer_threads} : 1;
+        my $allowed = $nat_rss + $threads * $r->{prune_budget} / 1024;
+        my $rr = ratio($r->{maxrss_kb}, $allowed);
+        my $met = $rr eq '-' ? '-' : ($rr <= 1.1 ? 'yes' : 'no');
+        push @gmd, "| $c peak RSS <= 1.1 x (native RSS + budget) | $rr | 1.1 | $met |";
+    }
     my $an = $row{'stream-blpp'};
     push @gmd, "| blpp analyzer >= 300 M events/s per thread | " . (($an && $an->{analyzer_meps}) // '-') . " | 300 | "
         . (($an && $an->{analyzer_meps}) ? ($an->{analyzer_meps} >= 300 ? 'yes' : 'no') : '-') . ' |';
