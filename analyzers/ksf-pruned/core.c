@@ -269,6 +269,12 @@ static void drain_root(uint32_t root, void *ctx)
     hs[0] = SS_HASH_SEED;
     uint32_t u = root, d = 1;
     for (;;) {
+        /* Each node is a cache miss (the walk's order is not the array's):
+         * the next ones on their way while this one is added, its child
+         * next and its sibling after its subtree (bzip2's stream at k = 8:
+         * 0.96 -> 0.92 s of CPU for the replay, medians of 3). */
+        __builtin_prefetch(&n[n[u].sibling]);
+        __builtin_prefetch(&n[n[u].child]);
         fl->labels[d - 1] = n[u].label;
         hs[d] = ss_hash_step(hs[d - 1], n[u].label);
         if (n[u].count)
