@@ -208,6 +208,7 @@ static void flush_walk(struct kp_core *c, const struct ksf_forest *f, uint32_t u
 struct pending {
     uint64_t w;
     uint32_t h, n;
+    uint32_t ph; /* the hash of its first n - 1 labels (n >= 2) */
     uint64_t labels[KSF_MAX_K];
 };
 
@@ -223,13 +224,26 @@ struct flusher {
     uint64_t labels[KSF_MAX_K];      /* the drain's n-gram */
     struct pending ahead[SS_AHEAD];  /* updates on their way, oldest at next */
     uint32_t next, waiting;
+    /* The drained k-IPF is an epoch's own (the linked build): its counts
+     * are whole, so each n-gram's prefix, its parent, was given all its
+     * occurrences that precede the n-gram's before the n-gram comes
+     * (ss_add_bounded).  Not so for the k-SF's scratch: an occurrence's
+     * prefix is counted at the k-SF node that counted the event before,
+     * which may be another copy, walked later or after a drain. */
+    int bounded;
 };
 
 /* The oldest pending update into its summary. */
 static void add_oldest(struct flusher *fl)
 {
     struct pending *p = &fl->ahead[fl->next];
-    ss_add_hashed(&fl->c->sum[p->n - 1], p->labels, p->h, p->w);
+    /* The walk is depth-first: the n-gram's prefix, its parent, was
+     * added before it, and its bound there covers it (ss_add_bounded). */
+    if (p->n >= 2 && fl->bounded)
+        fl->c->skips += (uint64_t)ss_add_bounded(&fl->c->sum[p->n - 1], p->labels, p->h, p->w,
+                                                 &fl->c->sum[p->n - 2], p->ph);
+    else
+        ss_add_hashed(&fl->c->sum[p->n - 1], p->labels, p->h, p->w);
     fl->c->updates++;
     fl->next = (fl->next + 1) & (SS_AHEAD - 1);
     fl->waiting--;
@@ -237,7 +251,7 @@ static void add_oldest(struct flusher *fl)
 
 /* Adds W to the n-gram fl->labels[0 .. N) of hash H, SS_AHEAD updates
  * later. */
-static void add_ahead(struct flusher *fl, uint32_t n, uint32_t h, uint64_t w)
+static void add_ahead(struct flusher *fl, uint32_t n, uint32_t h, uint32_t ph, uint64_t w)
 {
     if (fl->waiting == SS_AHEAD)
         add_oldest(fl);
@@ -245,6 +259,7 @@ static void add_ahead(struct flusher *fl, uint32_t n, uint32_t h, uint64_t w)
     ss_prefetch(&fl->c->sum[n - 1], h);
     p->w = w;
     p->h = h;
+    p->ph = ph;
     p->n = n;
     for (uint32_t i = 0; i < n; i++) /* short: a call to memcpy cost more */
         p->labels[i] = fl->labels[i];
@@ -278,7 +293,7 @@ static void drain_root(uint32_t root, void *ctx)
         fl->labels[d - 1] = n[u].label;
         hs[d] = ss_hash_step(hs[d - 1], n[u].label);
         if (n[u].count)
-            add_ahead(fl, d, ss_hash_final(hs[d]), n[u].count);
+            add_ahead(fl, d, ss_hash_final(hs[d]), ss_hash_final(hs[d - 1]), n[u].count);
         if (d < fl->k && n[u].child != 0) {
             up[d++] = u;
             u = n[u].child;
@@ -369,7 +384,7 @@ static void flush(struct kp_core *c, struct kp_thread *t)
     if (t->b.links && f->n != NULL) {
         /* The forest is the epoch's k-IPF: summed and drained in place
          * (ksf_linked_clear bumps the gen, as ksf_forest_clear does). */
-        struct flusher fl = {.c = c, .l = &t->b.lk, .k = c->k};
+        struct flusher fl = {.c = c, .l = &t->b.lk, .k = c->k, .bounded = 1};
         c->failed |= t->b.lk.f.failed;
         drain_linked(&fl);
     } else if (t->b.links) {

@@ -53,6 +53,7 @@ struct kp_core {
     uint64_t peak;          /* the most held at once (forests + summaries) */
     uint64_t threads, events, epochs, lost, overruns;
     uint64_t drains, updates; /* the flushes' scratch drains and summary updates */
+    uint64_t skips;         /* updates their prefix's bound covered (ss_add_bounded) */
     uint64_t refits;        /* emptied forests given the whole share (core.c, refit) */
     struct ss_summary sum[KSF_MAX_K]; /* sum[n - 1]: n-grams of n paths */
     /* The flush sums an epoch's n-grams in this k-IPF first (core.c):

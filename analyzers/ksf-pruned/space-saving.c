@@ -266,6 +266,23 @@ void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w)
     ss_add_hashed(s, labels, hash_labels(labels, s->n), w);
 }
 
+int ss_add_bounded(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w,
+                   const struct ss_summary *prefix, uint32_t prefix_hash)
+{
+    uint32_t at;
+    if (s->floor != 0 && find(s, labels, h, &at) == UINT32_MAX) {
+        uint32_t pat, pi = find(prefix, labels, prefix_hash, &pat);
+        uint64_t bound = pi == UINT32_MAX ? prefix->floor : prefix->e[pi].count;
+        if (bound <= s->floor) {
+            s->total += w;
+            s->skipped++;
+            return 1;
+        }
+    }
+    ss_add_hashed(s, labels, h, w);
+    return 0;
+}
+
 void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w)
 {
     uint32_t at;

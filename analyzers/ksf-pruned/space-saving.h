@@ -48,6 +48,7 @@ struct ss_summary {
     uint64_t total;      /* N */
     uint64_t floor;      /* bound on the true count of any unmonitored item */
     uint64_t evictions;  /* items dropped */
+    uint64_t skipped;    /* updates not inserted: their prefix bounds them (ss_add_bounded) */
     struct ss_entry *e;
     uint64_t *labels;    /* cap * n: entry i's labels at i * n */
     uint64_t *sel;       /* cap counts: the compaction's scratch (bounded only) */
@@ -102,6 +103,21 @@ void ss_prefetch_entry(const struct ss_summary *s, uint32_t h);
 
 /* ss_add with the hash of LABELS already computed. */
 void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t hash, uint64_t w);
+
+/* ss_add_hashed for an item whose prefix of n - 1 labels, of hash
+ * PREFIX_HASH, has the summary PREFIX (n - 1 labels, over the same
+ * stream, and already given every occurrence of the prefix that precedes
+ * an occurrence of the item counted so far).  An item not monitored here
+ * whose prefix's bound (its count there, or that summary's floor) is at
+ * most this summary's floor is not inserted: every occurrence of the item
+ * extends one of the prefix, so its true count is at most that bound, and
+ * the floor covers it as it covers every unmonitored item; only N takes
+ * W.  Dropping it is what the next compaction would do anyway (it would
+ * enter with floor + W, err floor, and a compaction keeps counts above
+ * a V >= floor + 1), and the weight it would have held is mass removed,
+ * which keeps floor <= N / (m + 1).  Returns 1 when skipped so. */
+int ss_add_bounded(struct ss_summary *s, const uint64_t *labels, uint32_t hash, uint64_t w,
+                   const struct ss_summary *prefix, uint32_t prefix_hash);
 
 /* INTO += FROM (same n): every item's bounds are the sum of both sides',
  * a side where it is not monitored contributing [0, that side's floor];

@@ -228,12 +228,12 @@ static void replay_pruned(uint32_t k, uint64_t budget)
     }
     const struct ss_summary *top = &c.sum[k - 1];
     printf("k=%-2u  %10llu events  pruned (%s) %7.3f s %7.1f M events/s %6.2f ns/event  "
-           "m %u  epochs %llu  refits %llu  drains %llu  updates %llu  peak %.1f MB  monitored %llu  "
+           "m %u  epochs %llu  refits %llu  drains %llu  updates %llu (%llu skipped)  peak %.1f MB  monitored %llu  "
            "N_k %llu floor_k %llu  summaries hash %016llx%s\n",
            k, (unsigned long long)c.events, c.links ? "links" : "slabs", el, c.events / el / 1e6,
            el * 1e9 / c.events, c.m,
            (unsigned long long)c.epochs, (unsigned long long)c.refits, (unsigned long long)c.drains,
-           (unsigned long long)c.updates, c.peak / 1048576.0, (unsigned long long)items,
+           (unsigned long long)c.updates, (unsigned long long)c.skips, c.peak / 1048576.0, (unsigned long long)items,
            (unsigned long long)top->total, (unsigned long long)top->floor,
            (unsigned long long)sum_hash, c.lost || c.failed ? "  LOST EVENTS" : "");
     kp_core_free(&c);
