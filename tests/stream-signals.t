@@ -52,6 +52,19 @@ for cfg in "default:" "1024-event chunks:PATHPROF_CHUNK=1024"; do
 done
 
 srun "$d" count-async -- "$T/count" $N async
+if [ "${PP_SANITIZE:-}" = thread ]; then
+    # TSan defers an asynchronous signal and runs the program's handler
+    # later, from inside whatever libc interceptor the thread calls next:
+    # outside the runtime's trampoline (runtime/signal-wrap.c), which then
+    # cannot tell the runtime a handler runs. A handler's probe that finds
+    # its chunk full may then help the analyzer from inside the handler,
+    # and TSan reports the analyzer's calloc there as signal-unsafe (CI's
+    # first TSan run, 2026-12-08: 256-event chunks, 2 analyzers). Not so
+    # in a program without TSan, where the kernel runs the trampoline.
+    skip "TSan runs async handlers outside the runtime's signal trampoline" 1
+    done_testing
+    exit 0
+fi
 for cfg in "default:" "1024-event chunks:PATHPROF_CHUNK=1024" "256-event chunks, 2 analyzers:PATHPROF_CHUNK=256 PATHPROF_ANALYZERS=2"; do
     label=${cfg%%:*} name=sa-${label%% *}
     # shellcheck disable=SC2086
