@@ -116,6 +116,12 @@ static uint32_t item_margin(uint32_t k, int links)
     return links ? k * (k - 1) / 2 + k + 2 : 2 * k + 2;
 }
 
+/* Bytes a forest holds per node: the node, and its link when linked. */
+static size_t node_bytes(int links)
+{
+    return sizeof(struct ksf_node) + (links ? sizeof(uint32_t) : 0);
+}
+
 /* The forests' share of BUDGET: B/4, and with links the scratch's too. */
 static uint64_t forest_share(uint32_t k, uint64_t budget, int links)
 {
@@ -127,7 +133,7 @@ int kp_core_links(uint32_t k, uint64_t budget, int links)
 {
     if (!links || k < 2)
         return 0;
-    uint64_t margin = (uint64_t)item_margin(k, 1) * (sizeof(struct ksf_node) + sizeof(uint32_t));
+    uint64_t margin = (uint64_t)item_margin(k, 1) * node_bytes(1);
     return budget == 0 || margin <= forest_share(k, budget, 1) / 8;
 }
 
@@ -381,14 +387,14 @@ static void flush_linked_root(uint32_t root, void *ctx)
 static void flush(struct kp_core *c, struct kp_thread *t)
 {
     struct ksf_forest *f = &t->b.f;
-    if (t->b.links && f->n != NULL) {
+    if (t->b.links) {
         /* The forest is the epoch's k-IPF: summed and drained in place
-         * (ksf_linked_clear bumps the gen, as ksf_forest_clear does). */
+         * (ksf_linked_clear bumps the gen, as ksf_forest_clear does);
+         * without arrays there is nothing to flush. */
         struct flusher fl = {.c = c, .l = &t->b.lk, .k = c->k, .bounded = 1};
         c->failed |= t->b.lk.f.failed;
-        drain_linked(&fl);
-    } else if (t->b.links) {
-        /* no arrays: nothing to flush */
+        if (f->n != NULL)
+            drain_linked(&fl);
     } else if (c->scratch_ok) {
         struct flusher fl = {.c = c, .sf = f, .l = &c->scratch, .k = c->k, .gen = 1};
         ksf_each_root(f, flush_linked_root, &fl);
@@ -449,8 +455,7 @@ static size_t grown_bytes(const struct kp_thread *t)
         cap *= 2;
     while (2 * ((uint64_t)f->nroots + t->b.k + 1) > ns)
         ns *= 2;
-    size_t node = sizeof(struct ksf_node) + (t->b.links ? sizeof(uint32_t) : 0);
-    return cap * node + ns * sizeof(struct ksf_slot);
+    return cap * node_bytes(t->b.links) + ns * sizeof(struct ksf_slot);
 }
 
 /* Another live thread's forest, flushed and shrunk to the minimum; 0 when
@@ -458,8 +463,7 @@ static size_t grown_bytes(const struct kp_thread *t)
 static int steal(struct kp_core *c, struct kp_thread *self)
 {
     struct kp_thread *best = NULL;
-    size_t node = sizeof(struct ksf_node) + (c->links ? sizeof(uint32_t) : 0);
-    size_t min = KP_MIN_NODES * node + KP_MIN_SLOTS * sizeof(struct ksf_slot);
+    size_t min = KP_MIN_NODES * node_bytes(c->links) + KP_MIN_SLOTS * sizeof(struct ksf_slot);
     for (struct kp_thread *t = c->live; t; t = t->next)
         if (t != self && t->bytes > min && (!best || t->bytes > best->bytes))
             best = t;
@@ -488,7 +492,6 @@ static void refit(struct kp_core *c, struct kp_thread *t, int roots_full)
     uint64_t others = c->forest_bytes - t->bytes;
     uint64_t nslots = roots_full ? 2 * (uint64_t)f->nslots : f->nslots;
     uint64_t slots = nslots * sizeof(struct ksf_slot);
-    size_t node = sizeof(struct ksf_node) + (t->b.links ? sizeof(uint32_t) : 0);
     /* No more than a live thread's fair part: a thread that took all
      * the rest would leave the others short epochs (they flush rather
      * than take from it while their own forest holds anything). */
@@ -500,7 +503,7 @@ static void refit(struct kp_core *c, struct kp_thread *t, int roots_full)
         room = c->forest_share / live;
     if (f->n == NULL || slots >= room || nslots > UINT32_MAX / 2 + 1)
         return;
-    uint64_t cap = (room - slots) / node;
+    uint64_t cap = (room - slots) / node_bytes(t->b.links);
     if (cap > UINT32_MAX / 2)
         cap = UINT32_MAX / 2;
     if (cap < KP_MIN_NODES + (uint64_t)t->margin || (!roots_full && cap <= f->cap + f->cap / 8))

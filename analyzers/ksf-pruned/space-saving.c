@@ -266,27 +266,11 @@ void ss_add(struct ss_summary *s, const uint64_t *labels, uint64_t w)
     ss_add_hashed(s, labels, hash_labels(labels, s->n), w);
 }
 
-int ss_add_bounded(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w,
-                   const struct ss_summary *prefix, uint32_t prefix_hash)
+/* W added to the item LABELS of hash H, which find() answered with I
+ * (UINT32_MAX: not monitored) and AT. */
+static void add_found(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w,
+                      uint32_t i, uint32_t at)
 {
-    uint32_t at;
-    if (s->floor != 0 && find(s, labels, h, &at) == UINT32_MAX) {
-        uint32_t pat, pi = find(prefix, labels, prefix_hash, &pat);
-        uint64_t bound = pi == UINT32_MAX ? prefix->floor : prefix->e[pi].count;
-        if (bound <= s->floor) {
-            s->total += w;
-            s->skipped++;
-            return 1;
-        }
-    }
-    ss_add_hashed(s, labels, h, w);
-    return 0;
-}
-
-void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w)
-{
-    uint32_t at;
-    uint32_t i = find(s, labels, h, &at);
     s->total += w;
     if (i != UINT32_MAX) {
         s->e[i].count += w;
@@ -307,6 +291,29 @@ void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uin
     /* Its true count before this update was at most the floor: never seen,
      * or dropped with a count <= the floor then, and floors only rise. */
     insert(s, labels, h, at, s->floor + w, s->floor);
+}
+
+int ss_add_bounded(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w,
+                   const struct ss_summary *prefix, uint32_t prefix_hash)
+{
+    uint32_t at, i = find(s, labels, h, &at);
+    if (i == UINT32_MAX && s->floor != 0) {
+        uint32_t pat, pi = find(prefix, labels, prefix_hash, &pat);
+        uint64_t bound = pi == UINT32_MAX ? prefix->floor : prefix->e[pi].count;
+        if (bound <= s->floor) {
+            s->total += w;
+            s->skipped++;
+            return 1;
+        }
+    }
+    add_found(s, labels, h, w, i, at);
+    return 0;
+}
+
+void ss_add_hashed(struct ss_summary *s, const uint64_t *labels, uint32_t h, uint64_t w)
+{
+    uint32_t at, i = find(s, labels, h, &at);
+    add_found(s, labels, h, w, i, at);
 }
 
 struct cand {
